@@ -1,0 +1,50 @@
+//! # mcptest-core
+//!
+//! The pure heart of mcptest: everything that reads a recorded agent run and decides a verdict,
+//! with no model, no network, no clock and no file system in the loop.
+//!
+//! A run is recorded once into a **cassette** (JSON). After that, the functions here grade it:
+//!
+//! * [`trace`]: the trace model and cassette format (envelope, runs, tool calls and results).
+//! * [`select`]: the target grammar (`tool_calls[0].args.city`, `tool_calls[*].name`,
+//!   `tool_results[-1]`) that picks values out of a trace or a report.
+//! * [`matchers`]: deterministic matchers (`exact`, `contains`, `schema`, `regex`, `not`, `all`,
+//!   `any`) and the one diff shape, [`AssertionDiff`].
+//! * [`eval`]: the evaluators: trajectory validation in five match modes, golden-path scoring,
+//!   trajectory axes, and the metrics built on them.
+//!
+//! Every function in [`eval`] is pure and deterministic: the same cassette gives the same numbers
+//! on every machine, every time.
+//!
+//! ```
+//! use mcptest_core::eval::{validate_trace, ExpectedCall, ExpectedTrace};
+//! use mcptest_core::trace::Cassette;
+//! use serde_json::json;
+//!
+//! let text = r#"{"tool_calls": [
+//!     {"name": "get_weather", "server": "weather", "args": {"city": "Sacramento", "units": "F"}}
+//! ]}"#;
+//! let cassette = Cassette::from_json_str("weather.json", text)?;
+//! let calls = &cassette.runs[0].trace.tool_calls;
+//!
+//! let expected = ExpectedTrace::subsequence(vec![
+//!     ExpectedCall::by_name("get_weather").args_subset(json!({"city": "Sacramento"})),
+//! ]);
+//! let verdict = validate_trace(calls, &expected)?;
+//! assert!(verdict.passed, "{verdict}");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod diff;
+pub mod eval;
+pub mod json;
+mod json_locate;
+pub mod matchers;
+pub mod select;
+pub mod suggest;
+mod matching;
+pub mod trace;
+
+pub use diff::AssertionDiff;

@@ -1,0 +1,865 @@
+//! The trace model and the cassette format.
+//!
+//! An agent run is stored as an **envelope**: the tool calls it made, the results it got back,
+//! the conversation (turns and token totals) and its final response:
+//!
+//! ```json
+//! {
+//!   "tool_calls":   [{"name": "search", "server": "docs", "args": {"q": "a"},
+//!                     "caller": {"type": "code_execution"}, "started_ms": 0, "ended_ms": 40}],
+//!   "tool_results": [{"is_error": false, "content": [], "timed_out": false, "status": 200}],
+//!   "conversation": {"tokens": {"total": 3000},
+//!                    "turns": [{"role": "user", "content": "..."}]},
+//!   "final_response": "..."
+//! }
+//! ```
+//!
+//! A **cassette** file holds one scenario recorded `runs` times:
+//! `{"mcptest_cassette": 1, "runs": [RUN, ...]}` with
+//! `RUN = {"trace": ENVELOPE, "exchanges": [...], "meta": {...}}`. A file whose root is a single
+//! `RUN`, or a bare `ENVELOPE`, is read as a cassette of one run.
+//!
+//! Rules every reader shares:
+//! * `tool_calls[i].name` is the tool name without the `<server>__` wire prefix; a recorded name
+//!   that still carries the prefix is split on load ([`split_wire_name`]).
+//! * `tool_results[i]` answers `tool_calls[i]`; parallel calls in one turn keep their order.
+//! * `caller` is absent for a direct call and holds the provider's caller object (opaque JSON)
+//!   for a call made from model-written code.
+//! * Unknown fields are kept, so a load/save round-trip loses nothing, and ignored by every check.
+//! * A malformed file is a [`CassetteError`] naming the file, the JSON path and line:column.
+
+use crate::json::type_name;
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// The separator between server and tool in a wire name (`docs__search`).
+pub const WIRE_SEPARATOR: &str = "__";
+
+/// The format version written in `mcptest_cassette`.
+pub const CASSETTE_VERSION: u64 = 1;
+
+/// One tool call the agent made.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ToolCall {
+    /// The tool name, without the `<server>__` wire prefix.
+    pub name: String,
+    /// The MCP server that served the call, when known.
+    pub server: Option<String>,
+    /// The arguments the agent sent; `None` when the call carried none.
+    pub args: Option<Value>,
+    /// The provider's caller object for a call made from model-written code; `None` for a
+    /// direct call (a recorded `{"type": "direct"}` reads as `None`).
+    pub caller: Option<Value>,
+    /// Start of the call, in (possibly virtual) milliseconds since the run began.
+    pub started_ms: Option<u64>,
+    /// End of the call (its result or its synthesized timeout).
+    pub ended_ms: Option<u64>,
+    /// Fields this version does not know; kept for round-trips, ignored by checks.
+    pub extra: Map<String, Value>,
+}
+
+impl ToolCall {
+    /// A call of `name` with no server and no arguments.
+    pub fn new(name: impl Into<String>) -> Self {
+        ToolCall {
+            name: name.into(),
+            ..ToolCall::default()
+        }
+    }
+
+    /// The same call with these arguments.
+    pub fn with_args(mut self, args: Value) -> Self {
+        self.args = Some(args);
+        self
+    }
+
+    /// The same call with this server.
+    pub fn with_server(mut self, server: impl Into<String>) -> Self {
+        self.server = Some(server.into());
+        self
+    }
+
+    /// True when the call was made from model-written code (it has a `caller`).
+    pub fn is_programmatic(&self) -> bool {
+        self.caller.is_some()
+    }
+
+    /// This call as envelope JSON.
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("name".into(), Value::String(self.name.clone()));
+        if let Some(s) = &self.server {
+            m.insert("server".into(), Value::String(s.clone()));
+        }
+        if let Some(a) = &self.args {
+            m.insert("args".into(), a.clone());
+        }
+        if let Some(c) = &self.caller {
+            m.insert("caller".into(), c.clone());
+        }
+        if let Some(t) = self.started_ms {
+            m.insert("started_ms".into(), t.into());
+        }
+        if let Some(t) = self.ended_ms {
+            m.insert("ended_ms".into(), t.into());
+        }
+        extend_missing(&mut m, &self.extra);
+        Value::Object(m)
+    }
+}
+
+/// The result the server (or the executor, for an injected fault) gave one call.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ToolResult {
+    /// True when the result is an error the model saw (`isError` in MCP).
+    pub is_error: bool,
+    /// The MCP content blocks, as recorded.
+    pub content: Option<Value>,
+    /// MCP structured content, when the tool returned any.
+    pub structured_content: Option<Value>,
+    /// True when the call never answered and a timeout was synthesized.
+    pub timed_out: bool,
+    /// A status code, when the transport reports one.
+    pub status: Option<u16>,
+    /// Fields this version does not know; kept for round-trips, ignored by checks.
+    pub extra: Map<String, Value>,
+}
+
+impl ToolResult {
+    /// This result as envelope JSON.
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("is_error".into(), Value::Bool(self.is_error));
+        if let Some(c) = &self.content {
+            m.insert("content".into(), c.clone());
+        }
+        if let Some(c) = &self.structured_content {
+            m.insert("structured_content".into(), c.clone());
+        }
+        m.insert("timed_out".into(), Value::Bool(self.timed_out));
+        if let Some(s) = self.status {
+            m.insert("status".into(), s.into());
+        }
+        extend_missing(&mut m, &self.extra);
+        Value::Object(m)
+    }
+}
+
+/// One conversation turn.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Turn {
+    /// `user`, `assistant`, or another role the provider used.
+    pub role: String,
+    /// The turn's content: a string, or the provider's array of content blocks.
+    pub content: Value,
+    /// Fields this version does not know.
+    pub extra: Map<String, Value>,
+}
+
+impl Turn {
+    /// A turn with text content.
+    pub fn text(role: impl Into<String>, text: impl Into<String>) -> Self {
+        Turn {
+            role: role.into(),
+            content: Value::String(text.into()),
+            extra: Map::new(),
+        }
+    }
+
+    /// The turn's text: the string itself, or the `text` of its text blocks joined by newlines.
+    pub fn text_content(&self) -> String {
+        content_text(&self.content)
+    }
+}
+
+/// The text of a content value: a string, or the text blocks of a content array joined by `\n`.
+pub fn content_text(content: &Value) -> String {
+    match content {
+        Value::String(s) => s.clone(),
+        Value::Array(blocks) => {
+            let texts: Vec<&str> = blocks
+                .iter()
+                .filter_map(|b| match b {
+                    Value::String(s) => Some(s.as_str()),
+                    Value::Object(o) => {
+                        let is_text = o.get("type").and_then(Value::as_str).is_none_or(|t| t == "text");
+                        if is_text { o.get("text").and_then(Value::as_str) } else { None }
+                    }
+                    _ => None,
+                })
+                .collect();
+            texts.join("\n")
+        }
+        _ => String::new(),
+    }
+}
+
+/// Token totals of a run.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Tokens {
+    /// All tokens of the run (input, output, cache creation and cache read).
+    pub total: Option<u64>,
+    /// Fields this version does not know (per-kind counts, for example).
+    pub extra: Map<String, Value>,
+}
+
+/// The conversation of a run.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Conversation {
+    /// Token totals.
+    pub tokens: Tokens,
+    /// The turns, in order.
+    pub turns: Vec<Turn>,
+    /// Fields this version does not know.
+    pub extra: Map<String, Value>,
+}
+
+/// One recorded agent run: what [`ConversationTrace::to_envelope`] writes and
+/// [`ConversationTrace::from_envelope`] reads.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ConversationTrace {
+    /// The tool calls, in the order they were made.
+    pub tool_calls: Vec<ToolCall>,
+    /// `tool_results[i]` answers `tool_calls[i]` (it may be shorter when the run was cut off).
+    pub tool_results: Vec<ToolResult>,
+    /// Turns and tokens.
+    pub conversation: Conversation,
+    /// The closing text, when recorded explicitly.
+    pub final_response: Option<String>,
+    /// Fields this version does not know.
+    pub extra: Map<String, Value>,
+}
+
+impl ConversationTrace {
+    /// Reads an envelope. Unknown fields are kept; a wrong type at a known field is an error
+    /// naming its JSON path.
+    pub fn from_envelope(v: &Value) -> Result<Self, DecodeError> {
+        decode_trace(v, &mut Path::root())
+    }
+
+    /// Writes the envelope JSON (the inverse of [`from_envelope`](Self::from_envelope)).
+    pub fn to_envelope(&self) -> Value {
+        let mut m = Map::new();
+        m.insert(
+            "tool_calls".into(),
+            Value::Array(self.tool_calls.iter().map(ToolCall::to_value).collect()),
+        );
+        m.insert(
+            "tool_results".into(),
+            Value::Array(self.tool_results.iter().map(ToolResult::to_value).collect()),
+        );
+        let mut conv = Map::new();
+        let mut tokens = Map::new();
+        if let Some(t) = self.conversation.tokens.total {
+            tokens.insert("total".into(), t.into());
+        }
+        extend_missing(&mut tokens, &self.conversation.tokens.extra);
+        conv.insert("tokens".into(), Value::Object(tokens));
+        conv.insert(
+            "turns".into(),
+            Value::Array(
+                self.conversation
+                    .turns
+                    .iter()
+                    .map(|t| {
+                        let mut tm = Map::new();
+                        tm.insert("role".into(), Value::String(t.role.clone()));
+                        tm.insert("content".into(), t.content.clone());
+                        extend_missing(&mut tm, &t.extra);
+                        Value::Object(tm)
+                    })
+                    .collect(),
+            ),
+        );
+        extend_missing(&mut conv, &self.conversation.extra);
+        m.insert("conversation".into(), Value::Object(conv));
+        if let Some(f) = &self.final_response {
+            m.insert("final_response".into(), Value::String(f.clone()));
+        }
+        extend_missing(&mut m, &self.extra);
+        Value::Object(m)
+    }
+
+    /// The closing text: `final_response` when recorded, else the last assistant turn's text,
+    /// else the empty string.
+    pub fn final_text(&self) -> String {
+        if let Some(f) = &self.final_response {
+            return f.clone();
+        }
+        self.conversation
+            .turns
+            .iter()
+            .rev()
+            .find(|t| t.role == "assistant")
+            .map(Turn::text_content)
+            .unwrap_or_default()
+    }
+
+    /// The turns spoken by the assistant.
+    pub fn assistant_turns(&self) -> impl Iterator<Item = &Turn> {
+        self.conversation.turns.iter().filter(|t| t.role == "assistant")
+    }
+}
+
+/// One run of a cassette: its trace, the model exchanges behind it, and metadata.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Run {
+    /// The normalized trace every check reads.
+    pub trace: ConversationTrace,
+    /// Model request/response pairs as recorded (opaque to checks).
+    pub exchanges: Vec<Value>,
+    /// Metadata (model, servers, tool lists), opaque to checks.
+    pub meta: Map<String, Value>,
+    /// Fields this version does not know.
+    pub extra: Map<String, Value>,
+}
+
+impl Run {
+    /// A run holding only a trace.
+    pub fn from_trace(trace: ConversationTrace) -> Self {
+        Run {
+            trace,
+            ..Run::default()
+        }
+    }
+
+    /// The run as JSON (`{"trace": ..., "exchanges": [...], "meta": {...}}`).
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("trace".into(), self.trace.to_envelope());
+        m.insert("exchanges".into(), Value::Array(self.exchanges.clone()));
+        m.insert("meta".into(), Value::Object(self.meta.clone()));
+        extend_missing(&mut m, &self.extra);
+        Value::Object(m)
+    }
+}
+
+/// What shape a cassette file's root had.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CassetteShape {
+    /// `{"mcptest_cassette": 1, "runs": [...]}`.
+    Cassette,
+    /// A single `{"trace": ...}` run at the root.
+    SingleRun,
+    /// A bare envelope at the root.
+    Envelope,
+}
+
+/// One recorded scenario: one or more runs of the same agent, prompt and model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cassette {
+    /// The format version (`mcptest_cassette`).
+    pub version: u64,
+    /// The runs, in recording order.
+    pub runs: Vec<Run>,
+    /// The shape the file had.
+    pub shape: CassetteShape,
+    /// Fields this version does not know.
+    pub extra: Map<String, Value>,
+}
+
+impl Cassette {
+    /// A cassette of these runs.
+    pub fn new(runs: Vec<Run>) -> Self {
+        Cassette {
+            version: CASSETTE_VERSION,
+            runs,
+            shape: CassetteShape::Cassette,
+            extra: Map::new(),
+        }
+    }
+
+    /// Parses cassette text. `name` (usually the file path) appears in every error.
+    ///
+    /// Accepts the three root shapes ([`CassetteShape`]). Errors name the file, the JSON path
+    /// and line:column; an empty file is an error, never an empty cassette.
+    pub fn from_json_str(name: &str, text: &str) -> Result<Self, CassetteError> {
+        if text.trim().is_empty() {
+            return Err(CassetteError {
+                file: name.to_string(),
+                path: String::new(),
+                line: 1,
+                column: 1,
+                kind: CassetteErrorKind::Empty,
+            });
+        }
+        let value: Value = serde_json::from_str(text).map_err(|e| CassetteError {
+            file: name.to_string(),
+            path: String::new(),
+            line: e.line(),
+            column: e.column(),
+            kind: CassetteErrorKind::Syntax(strip_position(&e.to_string())),
+        })?;
+        Self::from_value(&value).map_err(|e| {
+            let (line, column) = crate::json_locate::locate(text, &e.path.segments);
+            CassetteError {
+                file: name.to_string(),
+                path: e.path.to_string(),
+                line,
+                column,
+                kind: CassetteErrorKind::Shape(e.message),
+            }
+        })
+    }
+
+    /// Reads a parsed cassette value (any of the three root shapes).
+    pub fn from_value(v: &Value) -> Result<Self, DecodeError> {
+        let mut path = Path::root();
+        let obj = expect_object(v, &path)?;
+        if obj.contains_key("mcptest_cassette") {
+            let version = path.with("mcptest_cassette", |p| {
+                let v = &obj["mcptest_cassette"];
+                v.as_u64().ok_or_else(|| p.error("a format version number (1)", v))
+            })?;
+            if version != CASSETTE_VERSION {
+                return Err(path.error_msg(format!(
+                    "unsupported cassette version {version}; this mcptest reads version {CASSETTE_VERSION}"
+                )));
+            }
+            let runs_v = obj
+                .get("runs")
+                .ok_or_else(|| path.error_msg("missing field `runs` (an array of runs)".into()))?;
+            let runs = path.with("runs", |p| {
+                let arr = expect_array(runs_v, p)?;
+                arr.iter()
+                    .enumerate()
+                    .map(|(i, r)| p.with_index(i, |p| decode_run(r, p)))
+                    .collect::<Result<Vec<_>, _>>()
+            })?;
+            let extra = rest(obj, &["mcptest_cassette", "runs"]);
+            Ok(Cassette {
+                version,
+                runs,
+                shape: CassetteShape::Cassette,
+                extra,
+            })
+        } else if obj.contains_key("trace") {
+            Ok(Cassette {
+                shape: CassetteShape::SingleRun,
+                ..Cassette::new(vec![decode_run(v, &mut path)?])
+            })
+        } else {
+            Ok(Cassette {
+                shape: CassetteShape::Envelope,
+                ..Cassette::new(vec![Run::from_trace(decode_trace(v, &mut path)?)])
+            })
+        }
+    }
+
+    /// The cassette as JSON, always in the full `{"mcptest_cassette": 1, "runs": [...]}` shape.
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("mcptest_cassette".into(), self.version.into());
+        m.insert(
+            "runs".into(),
+            Value::Array(self.runs.iter().map(Run::to_value).collect()),
+        );
+        extend_missing(&mut m, &self.extra);
+        Value::Object(m)
+    }
+}
+
+/// Pulls the tool calls out of a cassette run (`trace.tool_calls`) or an envelope
+/// (`tool_calls` at the root), in that order of preference; an empty list when neither exists
+/// or the calls are malformed.
+///
+/// ```
+/// use mcptest_core::trace::tool_calls_from_envelope;
+/// use serde_json::json;
+/// let run = json!({"trace": {"tool_calls": [{"name": "docs__search", "args": {"q": "a"}}]}});
+/// let calls = tool_calls_from_envelope(&run);
+/// assert_eq!(calls[0].name, "search");
+/// assert_eq!(calls[0].server.as_deref(), Some("docs"));
+/// assert!(tool_calls_from_envelope(&json!({"other": 1})).is_empty());
+/// ```
+pub fn tool_calls_from_envelope(v: &Value) -> Vec<ToolCall> {
+    let arr = v
+        .get("trace")
+        .and_then(|t| t.get("tool_calls"))
+        .or_else(|| v.get("tool_calls"));
+    let Some(Value::Array(items)) = arr else {
+        return Vec::new();
+    };
+    let mut path = Path::root();
+    items
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| path.with_index(i, |p| decode_call(c, p)).ok())
+        .collect()
+}
+
+/// Splits a wire name `<server>__<tool>` into `(Some(server), tool)`; a name without the
+/// separator is `(None, name)`. The split is at the first `__`, so a tool name may itself
+/// contain `__`.
+///
+/// ```
+/// use mcptest_core::trace::split_wire_name;
+/// assert_eq!(split_wire_name("github__create_issue"), (Some("github"), "create_issue"));
+/// assert_eq!(split_wire_name("search"), (None, "search"));
+/// ```
+pub fn split_wire_name(wire: &str) -> (Option<&str>, &str) {
+    match wire.find(WIRE_SEPARATOR) {
+        Some(i) if i > 0 && i + WIRE_SEPARATOR.len() < wire.len() => {
+            (Some(&wire[..i]), &wire[i + WIRE_SEPARATOR.len()..])
+        }
+        _ => (None, wire),
+    }
+}
+
+/// Joins a server and tool into a wire name (`docs__search`).
+pub fn wire_name(server: &str, tool: &str) -> String {
+    format!("{server}{WIRE_SEPARATOR}{tool}")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+/// A cassette file that could not be read: where and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CassetteError {
+    /// The name the caller gave (usually the file path).
+    pub file: String,
+    /// The JSON path of the offending value (`runs[0].trace.tool_calls[2].name`), empty for
+    /// syntax errors and empty files.
+    pub path: String,
+    /// 1-based line of the offending text.
+    pub line: usize,
+    /// 1-based column of the offending text.
+    pub column: usize,
+    /// What went wrong.
+    pub kind: CassetteErrorKind,
+}
+
+/// The kinds of [`CassetteError`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum CassetteErrorKind {
+    /// The file is empty or only whitespace.
+    Empty,
+    /// The text is not JSON.
+    Syntax(String),
+    /// The JSON does not have the cassette's shape.
+    Shape(String),
+}
+
+impl fmt::Display for CassetteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}: ", self.file, self.line, self.column)?;
+        match &self.kind {
+            CassetteErrorKind::Empty => write!(
+                f,
+                "the cassette file is empty; record it again or delete it (a cassette holds \
+                 {{\"mcptest_cassette\": 1, \"runs\": [...]}} or a trace envelope)"
+            ),
+            CassetteErrorKind::Syntax(m) => {
+                write!(f, "not valid JSON: {m}; the file may be truncated or hand-edited")
+            }
+            CassetteErrorKind::Shape(m) => write!(f, "at `{}`: {m}", display_path(&self.path)),
+        }
+    }
+}
+
+impl std::error::Error for CassetteError {}
+
+fn display_path(p: &str) -> &str {
+    if p.is_empty() { "(root)" } else { p }
+}
+
+fn strip_position(msg: &str) -> String {
+    match msg.rfind(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg.to_string(),
+    }
+}
+
+/// A JSON value that does not have the trace model's shape.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecodeError {
+    /// Where in the value.
+    pub path: JsonPath,
+    /// What was expected and what was found.
+    pub message: String,
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "at `{}`: {}", display_path(&self.path.to_string()), self.message)
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// A path into a JSON value, as written in messages (`runs[0].trace.tool_calls[2].args`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct JsonPath {
+    /// The segments from the root.
+    pub segments: Vec<PathSegment>,
+}
+
+/// One step of a [`JsonPath`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum PathSegment {
+    /// An object key.
+    Key(String),
+    /// An array index.
+    Index(usize),
+}
+
+impl fmt::Display for JsonPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, s) in self.segments.iter().enumerate() {
+            match s {
+                PathSegment::Key(k) if i == 0 => write!(f, "{k}")?,
+                PathSegment::Key(k) => write!(f, ".{k}")?,
+                PathSegment::Index(n) => write!(f, "[{n}]")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding, with the path kept for messages.
+
+struct Path(Vec<PathSegment>);
+
+impl Path {
+    fn root() -> Self {
+        Path(Vec::new())
+    }
+    fn with<T>(&mut self, key: &str, f: impl FnOnce(&mut Path) -> T) -> T {
+        self.0.push(PathSegment::Key(key.to_string()));
+        let out = f(self);
+        self.0.pop();
+        out
+    }
+    fn with_index<T>(&mut self, i: usize, f: impl FnOnce(&mut Path) -> T) -> T {
+        self.0.push(PathSegment::Index(i));
+        let out = f(self);
+        self.0.pop();
+        out
+    }
+    fn error(&self, expected: &str, found: &Value) -> DecodeError {
+        self.error_msg(format!("expected {expected}, found {}", describe(found)))
+    }
+    fn error_msg(&self, message: String) -> DecodeError {
+        DecodeError {
+            path: JsonPath {
+                segments: self.0.clone(),
+            },
+            message,
+        }
+    }
+}
+
+fn describe(v: &Value) -> String {
+    match v {
+        Value::String(s) if s.chars().count() > 40 => "a string".to_string(),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+        other => format!("{} {other}", type_name(other)),
+    }
+}
+
+fn expect_object<'a>(v: &'a Value, p: &Path) -> Result<&'a Map<String, Value>, DecodeError> {
+    v.as_object().ok_or_else(|| p.error("an object", v))
+}
+
+fn expect_array<'a>(v: &'a Value, p: &Path) -> Result<&'a Vec<Value>, DecodeError> {
+    v.as_array().ok_or_else(|| p.error("an array", v))
+}
+
+/// Reads an optional field with `f`, treating `null` as absent.
+fn field<T>(
+    obj: &Map<String, Value>,
+    key: &str,
+    p: &mut Path,
+    f: impl FnOnce(&Value, &mut Path) -> Result<T, DecodeError>,
+) -> Result<Option<T>, DecodeError> {
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => p.with(key, |p| f(v, p)).map(Some),
+    }
+}
+
+fn string(v: &Value, p: &mut Path) -> Result<String, DecodeError> {
+    v.as_str().map(str::to_string).ok_or_else(|| p.error("a string", v))
+}
+
+fn millis(v: &Value, p: &mut Path) -> Result<u64, DecodeError> {
+    if let Some(n) = v.as_u64() {
+        return Ok(n);
+    }
+    match v.as_f64() {
+        Some(f) if f >= 0.0 && f.fract() == 0.0 && f < u64::MAX as f64 => Ok(f as u64),
+        _ => Err(p.error("a non-negative whole number of milliseconds", v)),
+    }
+}
+
+fn boolean(v: &Value, p: &mut Path) -> Result<bool, DecodeError> {
+    v.as_bool().ok_or_else(|| p.error("true or false", v))
+}
+
+fn rest(obj: &Map<String, Value>, known: &[&str]) -> Map<String, Value> {
+    obj.iter()
+        .filter(|(k, _)| !known.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+fn extend_missing(m: &mut Map<String, Value>, extra: &Map<String, Value>) {
+    for (k, v) in extra {
+        if !m.contains_key(k) {
+            m.insert(k.clone(), v.clone());
+        }
+    }
+}
+
+fn list<T>(
+    obj: &Map<String, Value>,
+    key: &str,
+    p: &mut Path,
+    f: impl Fn(&Value, &mut Path) -> Result<T, DecodeError>,
+) -> Result<Vec<T>, DecodeError> {
+    Ok(field(obj, key, p, |v, p| {
+        expect_array(v, p)?
+            .iter()
+            .enumerate()
+            .map(|(i, item)| p.with_index(i, |p| f(item, p)))
+            .collect::<Result<Vec<T>, _>>()
+    })?
+    .unwrap_or_default())
+}
+
+fn decode_call(v: &Value, p: &mut Path) -> Result<ToolCall, DecodeError> {
+    let obj = expect_object(v, p)?;
+    let raw_name = match obj.get("name") {
+        Some(n) => p.with("name", |p| string(n, p))?,
+        None => return Err(p.error_msg("missing field `name` (the tool's name)".into())),
+    };
+    let mut server = field(obj, "server", p, string)?;
+    let name = match split_wire_name(&raw_name) {
+        (Some(prefix), tool) if server.is_none() || server.as_deref() == Some(prefix) => {
+            server = Some(prefix.to_string());
+            tool.to_string()
+        }
+        _ => raw_name,
+    };
+    let caller = match obj.get("caller") {
+        None | Some(Value::Null) => None,
+        Some(c) if c.get("type").and_then(Value::as_str) == Some("direct") => None,
+        Some(c @ Value::Object(_)) => Some(c.clone()),
+        Some(c) => return p.with("caller", |p| Err(p.error("an object", c))),
+    };
+    Ok(ToolCall {
+        name,
+        server,
+        args: obj.get("args").cloned(),
+        caller,
+        started_ms: field(obj, "started_ms", p, millis)?,
+        ended_ms: field(obj, "ended_ms", p, millis)?,
+        extra: rest(
+            obj,
+            &["name", "server", "args", "caller", "started_ms", "ended_ms"],
+        ),
+    })
+}
+
+fn decode_result(v: &Value, p: &mut Path) -> Result<ToolResult, DecodeError> {
+    let obj = expect_object(v, p)?;
+    let is_error = match (obj.get("is_error"), obj.get("isError")) {
+        (Some(_), _) => field(obj, "is_error", p, boolean)?,
+        (None, Some(_)) => field(obj, "isError", p, boolean)?,
+        (None, None) => None,
+    };
+    let structured_key = if obj.contains_key("structured_content") {
+        "structured_content"
+    } else {
+        "structuredContent"
+    };
+    let status = field(obj, "status", p, |v, p| {
+        v.as_u64()
+            .and_then(|n| u16::try_from(n).ok())
+            .ok_or_else(|| p.error("a status code (0..=65535)", v))
+    })?;
+    Ok(ToolResult {
+        is_error: is_error.unwrap_or(false),
+        content: obj.get("content").cloned(),
+        structured_content: obj.get(structured_key).filter(|v| !v.is_null()).cloned(),
+        timed_out: field(obj, "timed_out", p, boolean)?.unwrap_or(false),
+        status,
+        extra: rest(
+            obj,
+            &[
+                "is_error",
+                "isError",
+                "content",
+                "structured_content",
+                "structuredContent",
+                "timed_out",
+                "status",
+            ],
+        ),
+    })
+}
+
+fn decode_turn(v: &Value, p: &mut Path) -> Result<Turn, DecodeError> {
+    let obj = expect_object(v, p)?;
+    let role = match obj.get("role") {
+        Some(r) => p.with("role", |p| string(r, p))?,
+        None => return Err(p.error_msg("missing field `role` (user or assistant)".into())),
+    };
+    let content = obj.get("content").cloned().unwrap_or(Value::Null);
+    Ok(Turn {
+        role,
+        content,
+        extra: rest(obj, &["role", "content"]),
+    })
+}
+
+fn decode_conversation(v: &Value, p: &mut Path) -> Result<Conversation, DecodeError> {
+    let obj = expect_object(v, p)?;
+    let tokens = field(obj, "tokens", p, |v, p| {
+        let t = expect_object(v, p)?;
+        Ok(Tokens {
+            total: field(t, "total", p, |v, p| {
+                v.as_u64().ok_or_else(|| p.error("a non-negative token count", v))
+            })?,
+            extra: rest(t, &["total"]),
+        })
+    })?
+    .unwrap_or_default();
+    Ok(Conversation {
+        tokens,
+        turns: list(obj, "turns", p, decode_turn)?,
+        extra: rest(obj, &["tokens", "turns"]),
+    })
+}
+
+fn decode_trace(v: &Value, p: &mut Path) -> Result<ConversationTrace, DecodeError> {
+    let obj = expect_object(v, p)?;
+    Ok(ConversationTrace {
+        tool_calls: list(obj, "tool_calls", p, decode_call)?,
+        tool_results: list(obj, "tool_results", p, decode_result)?,
+        conversation: field(obj, "conversation", p, decode_conversation)?.unwrap_or_default(),
+        final_response: field(obj, "final_response", p, string)?,
+        extra: rest(
+            obj,
+            &["tool_calls", "tool_results", "conversation", "final_response"],
+        ),
+    })
+}
+
+fn decode_run(v: &Value, p: &mut Path) -> Result<Run, DecodeError> {
+    let obj = expect_object(v, p)?;
+    let trace = match obj.get("trace") {
+        Some(t) => p.with("trace", |p| decode_trace(t, p))?,
+        None => return Err(p.error_msg("missing field `trace` (the run's envelope)".into())),
+    };
+    Ok(Run {
+        trace,
+        exchanges: field(obj, "exchanges", p, |v, p| expect_array(v, p).cloned())?
+            .unwrap_or_default(),
+        meta: field(obj, "meta", p, |v, p| expect_object(v, p).cloned())?.unwrap_or_default(),
+        extra: rest(obj, &["trace", "exchanges", "meta"]),
+    })
+}

@@ -1,0 +1,1 @@
+//! The mcptest harness.

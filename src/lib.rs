@@ -1,0 +1,1 @@
+pub use mcptest_core as core;
