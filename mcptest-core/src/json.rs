@@ -16,15 +16,23 @@ pub fn number_eq(a: &Number, b: &Number) -> bool {
 }
 
 fn number_cmp(a: &Number, b: &Number) -> Option<Ordering> {
-    let int = |n: &Number| {
-        n.as_i64()
-            .map(i128::from)
-            .or_else(|| n.as_u64().map(i128::from))
-    };
-    match (int(a), int(b)) {
+    match (exact_int(a), exact_int(b)) {
         (Some(x), Some(y)) => Some(x.cmp(&y)),
         _ => a.as_f64()?.partial_cmp(&b.as_f64()?),
     }
+}
+
+/// The number as an exact integer: an integer, or an integral float within range (so that
+/// `1.0` compares exactly with `1`, and a float never equals a nearby large integer by rounding).
+fn exact_int(n: &Number) -> Option<i128> {
+    if let Some(i) = n.as_i64() {
+        return Some(i128::from(i));
+    }
+    if let Some(u) = n.as_u64() {
+        return Some(i128::from(u));
+    }
+    let f = n.as_f64()?;
+    (f.fract() == 0.0 && f.abs() < 1.0e38).then_some(f as i128)
 }
 
 /// Deep equality with JSON number semantics.
@@ -90,7 +98,7 @@ fn write_canonical(v: &Value, out: &mut String) {
                 if i > 0 {
                     out.push(',');
                 }
-                out.push_str(&Value::String(k.clone()).to_string());
+                write_string(k, out);
                 out.push(':');
                 write_canonical(&map[k], out);
             }
@@ -106,12 +114,53 @@ fn write_canonical(v: &Value, out: &mut String) {
             }
             out.push(']');
         }
-        Value::Number(n) => match n.as_f64() {
-            Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 9.0e15 => {
-                out.push_str(&(f as i64).to_string())
-            }
-            _ => out.push_str(&n.to_string()),
+        Value::Number(n) => match exact_int(n) {
+            Some(i) => out.push_str(&i.to_string()),
+            None => out.push_str(&n.to_string()),
         },
+        Value::String(s) => write_string(s, out),
         other => out.push_str(&other.to_string()),
+    }
+}
+
+/// Writes `s` as a JSON string literal (the same escapes serde_json uses).
+fn write_string(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn canonical_text_agrees_with_equality() {
+        let pairs = [
+            (json!(1), json!(1.0), true),
+            (json!(-0.0), json!(0), true),
+            (json!(1.5), json!(1.5), true),
+            (json!(10000000000000000001u64), json!(1e19), false),
+            (json!(1), json!(true), false),
+            (json!("a\"b\n\u{1}"), json!("a\"b\n\u{1}"), true),
+            (json!({"b": [1.0], "a": null}), json!({"a": null, "b": [1]}), true),
+        ];
+        for (a, b, eq) in pairs {
+            assert_eq!(json_eq(&a, &b), eq, "{a} {b}");
+            assert_eq!(canonical(&a) == canonical(&b), eq, "{a} {b}");
+        }
+        let s = json!("quote\" back\\ nl\n tab\t ctl\u{1f} é");
+        assert_eq!(canonical(&s), s.to_string());
     }
 }

@@ -345,7 +345,9 @@ impl ArgCheck<'_> {
     }
 }
 
+/// Compiles every argument shape; identical schemas are compiled once and shared.
 fn compile(expected: &ExpectedTrace) -> Result<Vec<ArgCheck<'_>>, ValidationError> {
+    let mut schemas: HashMap<String, Arc<jsonschema::Validator>> = HashMap::new();
     expected
         .calls
         .iter()
@@ -355,13 +357,22 @@ fn compile(expected: &ExpectedTrace) -> Result<Vec<ArgCheck<'_>>, ValidationErro
                 ExpectedArgs::Any | ExpectedArgs::Ignore => ArgCheck::Pass,
                 ExpectedArgs::Exact(v) => ArgCheck::Exact(v),
                 ExpectedArgs::Subset(v) => ArgCheck::Subset(v),
-                ExpectedArgs::Schema(s) => ArgCheck::Schema(Arc::new(compile_schema(s).map_err(
-                    |e| ValidationError {
-                        expected_index: i,
-                        name: c.name.clone(),
-                        error: MatcherError::Schema(e),
-                    },
-                )?)),
+                ExpectedArgs::Schema(s) => {
+                    let key = canonical(s);
+                    let validator = match schemas.get(&key) {
+                        Some(v) => v.clone(),
+                        None => {
+                            let v = Arc::new(compile_schema(s).map_err(|e| ValidationError {
+                                expected_index: i,
+                                name: c.name.clone(),
+                                error: MatcherError::Schema(e),
+                            })?);
+                            schemas.insert(key, v.clone());
+                            v
+                        }
+                    };
+                    ArgCheck::Schema(validator)
+                }
             })
         })
         .collect()
