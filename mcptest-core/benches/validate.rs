@@ -40,8 +40,10 @@ fn envelope(n: usize) -> Value {
         })
         .collect();
     let results: Vec<Value> = (0..n)
-        .map(|i| json!({"is_error": false, "status": 200,
-                        "content": [{"type": "text", "text": format!("result {i}: 3 matches")}]}))
+        .map(|i| {
+            json!({"is_error": false, "status": 200,
+                        "content": [{"type": "text", "text": format!("result {i}: 3 matches")}]})
+        })
         .collect();
     json!({
         "tool_calls": calls,
@@ -101,9 +103,11 @@ fn bench(c: &mut Criterion) {
         for mode in modes {
             let expected = reference(&calls, mode);
             assert!(validate_trace(&calls, &expected).unwrap().passed);
-            g.bench_with_input(BenchmarkId::new("validate_trace", mode), &expected, |b, e| {
-                b.iter(|| validate_trace(black_box(&calls), e).unwrap())
-            });
+            g.bench_with_input(
+                BenchmarkId::new("validate_trace", mode),
+                &expected,
+                |b, e| b.iter(|| validate_trace(black_box(&calls), e).unwrap()),
+            );
         }
         let golden = GoldenPath::new(TOOLS);
         g.bench_function("score_golden_path", |b| {

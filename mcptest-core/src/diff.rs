@@ -49,7 +49,11 @@ impl AssertionDiff {
 
 impl fmt::Display for AssertionDiff {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let at = if self.pointer.is_empty() { "(root)" } else { &self.pointer };
+        let at = if self.pointer.is_empty() {
+            "(root)"
+        } else {
+            &self.pointer
+        };
         write!(f, "at {at}: {}", self.message)?;
         if let Some(e) = &self.expected {
             write!(f, "; expected {e}")?;

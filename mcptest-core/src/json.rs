@@ -7,6 +7,8 @@
 
 use serde_json::{Number, Value};
 use std::cmp::Ordering;
+use std::fmt::Write as _;
+use std::hash::{DefaultHasher, Hash, Hasher};
 
 /// Compares two JSON numbers by their mathematical value.
 ///
@@ -115,12 +117,59 @@ fn write_canonical(v: &Value, out: &mut String) {
             out.push(']');
         }
         Value::Number(n) => match exact_int(n) {
-            Some(i) => out.push_str(&i.to_string()),
-            None => out.push_str(&n.to_string()),
+            Some(i) => {
+                let _ = write!(out, "{i}");
+            }
+            None => {
+                let _ = write!(out, "{n}");
+            }
         },
         Value::String(s) => write_string(s, out),
         other => out.push_str(&other.to_string()),
     }
+}
+
+/// A 64-bit hash consistent with [`json_eq`]: equal values hash equally, whatever their key
+/// order or number spelling (`1` and `1.0`). Object entries are combined order-independently,
+/// so nothing is sorted or allocated.
+pub fn hash_value(v: &Value) -> u64 {
+    match v {
+        Value::Null => 0x6e75_6c6c,
+        Value::Bool(b) => mix(0xb001 + u64::from(*b)),
+        Value::Number(n) => match exact_int(n) {
+            Some(i) => mix(0x1_0000 ^ (i as u64) ^ ((i >> 64) as u64).rotate_left(17)),
+            None => mix(0x2_0000 ^ n.as_f64().map_or(0, f64::to_bits)),
+        },
+        Value::String(s) => hash_str(0x5354_5200, s),
+        Value::Array(items) => {
+            let mut h = mix(0xa11a_0000 + items.len() as u64);
+            for item in items {
+                h = mix(h ^ hash_value(item)).wrapping_add(0x9e37_79b9_7f4a_7c15);
+            }
+            h
+        }
+        Value::Object(map) => {
+            let mut sum = 0u64;
+            for (k, v) in map {
+                sum = sum.wrapping_add(mix(hash_str(0x6b00, k) ^ hash_value(v).rotate_left(29)));
+            }
+            mix(sum ^ (0x0b1e_c700 + map.len() as u64))
+        }
+    }
+}
+
+fn hash_str(seed: u64, s: &str) -> u64 {
+    let mut h = DefaultHasher::new();
+    seed.hash(&mut h);
+    s.hash(&mut h);
+    h.finish()
+}
+
+/// A 64-bit finalizer (splitmix64).
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }
 
 /// Writes `s` as a JSON string literal (the same escapes serde_json uses).
@@ -154,12 +203,24 @@ mod tests {
             (json!(10000000000000000001u64), json!(1e19), false),
             (json!(1), json!(true), false),
             (json!("a\"b\n\u{1}"), json!("a\"b\n\u{1}"), true),
-            (json!({"b": [1.0], "a": null}), json!({"a": null, "b": [1]}), true),
+            (
+                json!({"b": [1.0], "a": null}),
+                json!({"a": null, "b": [1]}),
+                true,
+            ),
         ];
         for (a, b, eq) in pairs {
             assert_eq!(json_eq(&a, &b), eq, "{a} {b}");
             assert_eq!(canonical(&a) == canonical(&b), eq, "{a} {b}");
+            if eq {
+                assert_eq!(hash_value(&a), hash_value(&b), "{a} {b}");
+            }
         }
+        assert_ne!(
+            hash_value(&json!({"a": 1, "b": 2})),
+            hash_value(&json!({"a": 2, "b": 1}))
+        );
+        assert_ne!(hash_value(&json!([1, 2])), hash_value(&json!([2, 1])));
         let s = json!("quote\" back\\ nl\n tab\t ctl\u{1f} é");
         assert_eq!(canonical(&s), s.to_string());
     }

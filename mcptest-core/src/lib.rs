@@ -42,9 +42,9 @@ pub mod eval;
 pub mod json;
 mod json_locate;
 pub mod matchers;
+mod matching;
 pub mod select;
 pub mod suggest;
-mod matching;
 pub mod trace;
 
 pub use diff::AssertionDiff;

@@ -32,13 +32,12 @@
 //! ```
 
 use crate::diff::{AssertionDiff, escape_pointer_token};
-use crate::json::{canonical, json_eq, type_name};
-use crate::matching::{ClassGraph, expand, max_class_matching};
+use crate::json::{hash_value, json_eq, type_name};
+use crate::matching::{ClassGraph, expand, group, max_class_matching};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
@@ -92,7 +91,16 @@ impl ModelGradedKind {
 
 /// The keys a matcher may be written under.
 pub const MATCHER_KEYS: &[&str] = &[
-    "exact", "contains", "schema", "regex", "not", "all", "any", "llm-judge", "llm-jury", "similar",
+    "exact",
+    "contains",
+    "schema",
+    "regex",
+    "not",
+    "all",
+    "any",
+    "llm-judge",
+    "llm-jury",
+    "similar",
 ];
 
 /// A structural problem with a matcher: it cannot decide anything.
@@ -537,29 +545,17 @@ fn contains_walk(expected: &Value, actual: &Value, at: &mut String, out: &mut Ve
 
 /// Maximum matching of expected elements to distinct actual elements that contain them.
 fn array_assignment(e: &[Value], a: &[Value]) -> Vec<Option<usize>> {
-    fn classes(items: &[Value]) -> (Vec<usize>, Vec<Vec<usize>>) {
-        let mut index: HashMap<String, usize> = HashMap::new();
-        let mut members: Vec<Vec<usize>> = Vec::new();
-        let mut reps = Vec::new();
-        for (i, v) in items.iter().enumerate() {
-            let c = *index.entry(canonical(v)).or_insert_with(|| {
-                members.push(Vec::new());
-                reps.push(i);
-                members.len() - 1
-            });
-            members[c].push(i);
-        }
-        (reps, members)
-    }
-    let (e_reps, e_members) = classes(e);
-    let (a_reps, a_members) = classes(a);
-    let edges: Vec<Vec<usize>> = e_reps
+    let e_hash: Vec<u64> = e.iter().map(hash_value).collect();
+    let a_hash: Vec<u64> = a.iter().map(hash_value).collect();
+    let e_members = group(e, |i| ("", e_hash[i]), json_eq);
+    let a_members = group(a, |j| ("", a_hash[j]), json_eq);
+    let edges: Vec<Vec<usize>> = e_members
         .iter()
-        .map(|&ei| {
-            a_reps
+        .map(|em| {
+            a_members
                 .iter()
                 .enumerate()
-                .filter(|&(_, &aj)| contains(&e[ei], &a[aj]))
+                .filter(|(_, am)| contains(&e[em[0]], &a[am[0]]))
                 .map(|(d, _)| d)
                 .collect()
         })
@@ -596,7 +592,11 @@ impl<'de> Deserialize<'de> for Matcher {
         impl<'de> Visitor<'de> for V {
             type Value = Matcher;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "a matcher: a map with one key, one of {}", MATCHER_KEYS.join(", "))
+                write!(
+                    f,
+                    "a matcher: a map with one key, one of {}",
+                    MATCHER_KEYS.join(", ")
+                )
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Matcher, A::Error> {
                 let key: String = map

@@ -32,8 +32,16 @@ pub(crate) fn max_class_matching(g: &ClassGraph) -> Vec<Vec<(usize, usize)>> {
     let add = |arcs: &mut Vec<Vec<Arc>>, a: usize, b: usize, cap: usize| {
         let ra = arcs[b].len();
         let rb = arcs[a].len();
-        arcs[a].push(Arc { to: b, cap, rev: ra });
-        arcs[b].push(Arc { to: a, cap: 0, rev: rb });
+        arcs[a].push(Arc {
+            to: b,
+            cap,
+            rev: ra,
+        });
+        arcs[b].push(Arc {
+            to: a,
+            cap: 0,
+            rev: rb,
+        });
     };
     for (c, &n) in g.left.iter().enumerate() {
         add(&mut arcs, source, c, n);
@@ -98,11 +106,7 @@ fn push(
     let mut u = source;
     loop {
         if u == sink {
-            let amount = path
-                .iter()
-                .map(|&(v, i)| arcs[v][i].cap)
-                .min()
-                .unwrap_or(0);
+            let amount = path.iter().map(|&(v, i)| arcs[v][i].cap).min().unwrap_or(0);
             for &(v, i) in &path {
                 arcs[v][i].cap -= amount;
                 let (to, rev) = (arcs[v][i].to, arcs[v][i].rev);
@@ -186,4 +190,28 @@ mod tests {
         let total: usize = max_class_matching(&g)[0].iter().map(|&(_, n)| n).sum();
         assert_eq!(total, 2);
     }
+}
+
+/// Groups items into classes: items with equal `key(index)` (a name and a hash) are compared
+/// with `same` against each class's first member, so a hash collision never merges unequal
+/// items. Returns the members of each class, in first-seen order.
+pub(crate) fn group<'a, T>(
+    items: &'a [T],
+    key: impl Fn(usize) -> (&'a str, u64),
+    same: impl Fn(&T, &T) -> bool,
+) -> Vec<Vec<usize>> {
+    let mut index: std::collections::HashMap<(&str, u64), Vec<usize>> =
+        std::collections::HashMap::with_capacity(items.len());
+    let mut members: Vec<Vec<usize>> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let bucket = index.entry(key(i)).or_default();
+        match bucket.iter().find(|&&c| same(&items[members[c][0]], item)) {
+            Some(&c) => members[c].push(i),
+            None => {
+                bucket.push(members.len());
+                members.push(vec![i]);
+            }
+        }
+    }
+    members
 }

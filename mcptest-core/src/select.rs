@@ -235,7 +235,10 @@ impl Target {
 
     /// Every value the target names in `root`.
     pub fn select<'a>(&self, root: &'a Value) -> Vec<&'a Value> {
-        self.select_pointed(root).into_iter().map(|s| s.value).collect()
+        self.select_pointed(root)
+            .into_iter()
+            .map(|s| s.value)
+            .collect()
     }
 
     /// The value a matcher sees: for a single-value target, the value (or `None` when the
@@ -251,7 +254,9 @@ impl Target {
             if prefix.select(root).is_empty() {
                 return None;
             }
-            Some(Value::Array(self.select(root).into_iter().cloned().collect()))
+            Some(Value::Array(
+                self.select(root).into_iter().cloned().collect(),
+            ))
         } else {
             self.select(root).first().map(|v| (*v).clone())
         }

@@ -182,8 +182,15 @@ pub fn content_text(content: &Value) -> String {
                 .filter_map(|b| match b {
                     Value::String(s) => Some(s.as_str()),
                     Value::Object(o) => {
-                        let is_text = o.get("type").and_then(Value::as_str).is_none_or(|t| t == "text");
-                        if is_text { o.get("text").and_then(Value::as_str) } else { None }
+                        let is_text = o
+                            .get("type")
+                            .and_then(Value::as_str)
+                            .is_none_or(|t| t == "text");
+                        if is_text {
+                            o.get("text").and_then(Value::as_str)
+                        } else {
+                            None
+                        }
                     }
                     _ => None,
                 })
@@ -297,7 +304,10 @@ impl ConversationTrace {
 
     /// The turns spoken by the assistant.
     pub fn assistant_turns(&self) -> impl Iterator<Item = &Turn> {
-        self.conversation.turns.iter().filter(|t| t.role == "assistant")
+        self.conversation
+            .turns
+            .iter()
+            .filter(|t| t.role == "assistant")
     }
 }
 
@@ -409,7 +419,8 @@ impl Cassette {
         if obj.contains_key("mcptest_cassette") {
             let version = path.with("mcptest_cassette", |p| {
                 let v = &obj["mcptest_cassette"];
-                v.as_u64().ok_or_else(|| p.error("a format version number (1)", v))
+                v.as_u64()
+                    .ok_or_else(|| p.error("a format version number (1)", v))
             })?;
             if version != CASSETTE_VERSION {
                 return Err(path.error_msg(format!(
@@ -551,7 +562,10 @@ impl fmt::Display for CassetteError {
                  {{\"mcptest_cassette\": 1, \"runs\": [...]}} or a trace envelope)"
             ),
             CassetteErrorKind::Syntax(m) => {
-                write!(f, "not valid JSON: {m}; the file may be truncated or hand-edited")
+                write!(
+                    f,
+                    "not valid JSON: {m}; the file may be truncated or hand-edited"
+                )
             }
             CassetteErrorKind::Shape(m) => write!(f, "at `{}`: {m}", display_path(&self.path)),
         }
@@ -582,7 +596,12 @@ pub struct DecodeError {
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "at `{}`: {}", display_path(&self.path.to_string()), self.message)
+        write!(
+            f,
+            "at `{}`: {}",
+            display_path(&self.path.to_string()),
+            self.message
+        )
     }
 }
 
@@ -682,7 +701,9 @@ fn field<T>(
 }
 
 fn string(v: &Value, p: &mut Path) -> Result<String, DecodeError> {
-    v.as_str().map(str::to_string).ok_or_else(|| p.error("a string", v))
+    v.as_str()
+        .map(str::to_string)
+        .ok_or_else(|| p.error("a string", v))
 }
 
 fn millis(v: &Value, p: &mut Path) -> Result<u64, DecodeError> {
@@ -822,7 +843,8 @@ fn decode_conversation(v: &Value, p: &mut Path) -> Result<Conversation, DecodeEr
         let t = expect_object(v, p)?;
         Ok(Tokens {
             total: field(t, "total", p, |v, p| {
-                v.as_u64().ok_or_else(|| p.error("a non-negative token count", v))
+                v.as_u64()
+                    .ok_or_else(|| p.error("a non-negative token count", v))
             })?,
             extra: rest(t, &["total"]),
         })
@@ -844,7 +866,12 @@ fn decode_trace(v: &Value, p: &mut Path) -> Result<ConversationTrace, DecodeErro
         final_response: field(obj, "final_response", p, string)?,
         extra: rest(
             obj,
-            &["tool_calls", "tool_results", "conversation", "final_response"],
+            &[
+                "tool_calls",
+                "tool_results",
+                "conversation",
+                "final_response",
+            ],
         ),
     })
 }

@@ -15,7 +15,16 @@ fn score(ns: &[&str], g: &GoldenPath) -> PathScore {
 fn the_golden_sequence_itself_has_no_waste() {
     let g = GoldenPath::new(["search", "open", "summarize"]);
     let s = score(&["search", "open", "summarize"], &g);
-    assert_eq!(s, PathScore { passed: true, extra_steps: 0, backtracks: 0, repeated_tools: 0, penalty: 1.0 });
+    assert_eq!(
+        s,
+        PathScore {
+            passed: true,
+            extra_steps: 0,
+            backtracks: 0,
+            repeated_tools: 0,
+            penalty: 1.0
+        }
+    );
 }
 
 #[test]
@@ -43,18 +52,34 @@ fn flags_remove_a_dimension_from_the_penalty_but_keep_its_count() {
     let s = score(&ns, &strict);
     assert_eq!((s.extra_steps, s.backtracks, s.repeated_tools), (2, 1, 1));
     assert_eq!(s.penalty, 1.0 / (1.0 + 0.5 * 4.0));
-    let lenient = GoldenPath { allow_extra_steps: true, penalize_backtracking: false, penalize_repeated_tools: false, ..strict.clone() };
+    let lenient = GoldenPath {
+        allow_extra_steps: true,
+        penalize_backtracking: false,
+        penalize_repeated_tools: false,
+        ..strict.clone()
+    };
     let s = score(&ns, &lenient);
     assert!(s.passed);
     assert_eq!(s.penalty, 1.0);
-    assert_eq!((s.extra_steps, s.backtracks, s.repeated_tools), (2, 1, 1), "counts still reported");
-    let only_repeats = GoldenPath { allow_extra_steps: true, penalize_backtracking: false, ..strict };
+    assert_eq!(
+        (s.extra_steps, s.backtracks, s.repeated_tools),
+        (2, 1, 1),
+        "counts still reported"
+    );
+    let only_repeats = GoldenPath {
+        allow_extra_steps: true,
+        penalize_backtracking: false,
+        ..strict
+    };
     assert_eq!(score(&ns, &only_repeats).penalty, 1.0 / 1.5);
 }
 
 #[test]
 fn a_shorter_trace_has_no_extra_steps() {
-    let s = score(&["search"], &GoldenPath::new(["search", "open", "summarize"]));
+    let s = score(
+        &["search"],
+        &GoldenPath::new(["search", "open", "summarize"]),
+    );
     assert_eq!(s.extra_steps, 0);
     assert!(s.passed);
     let s = score(&[], &GoldenPath::new(Vec::<String>::new()));
@@ -65,7 +90,10 @@ fn a_shorter_trace_has_no_extra_steps() {
 
 #[test]
 fn a_backtracking_trace_scores_below_a_clean_one() {
-    let g = GoldenPath { allow_extra_steps: true, ..GoldenPath::new(["a", "b", "c"]) };
+    let g = GoldenPath {
+        allow_extra_steps: true,
+        ..GoldenPath::new(["a", "b", "c"])
+    };
     let clean = score(&["a", "b", "c", "d"], &g);
     let back = score(&["a", "b", "a", "c"], &g);
     assert!(back.penalty < clean.penalty);
@@ -73,16 +101,22 @@ fn a_backtracking_trace_scores_below_a_clean_one() {
 
 #[test]
 fn unicode_names() {
-    let s = score(&["検索", "開く", "検索"], &GoldenPath::new(["検索", "開く"]));
+    let s = score(
+        &["検索", "開く", "検索"],
+        &GoldenPath::new(["検索", "開く"]),
+    );
     assert_eq!((s.extra_steps, s.backtracks), (1, 1));
 }
 
 #[test]
 fn yaml_shaped_config_defaults_to_the_strict_policy() {
-    let g: GoldenPath = serde_json::from_value(serde_json::json!({"calls": ["get_weather"]})).unwrap();
+    let g: GoldenPath =
+        serde_json::from_value(serde_json::json!({"calls": ["get_weather"]})).unwrap();
     assert_eq!(g, GoldenPath::new(["get_weather"]));
-    let err = serde_json::from_value::<GoldenPath>(serde_json::json!({"calls": [], "penalize_backtrack": true}))
-        .unwrap_err()
-        .to_string();
+    let err = serde_json::from_value::<GoldenPath>(
+        serde_json::json!({"calls": [], "penalize_backtrack": true}),
+    )
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("unknown field `penalize_backtrack`"), "{err}");
 }

@@ -8,7 +8,10 @@ fn m(v: Value) -> Matcher {
 }
 
 fn passes(matcher: &Matcher, actual: Value) -> bool {
-    matcher.check(&actual).expect("no structural error").is_empty()
+    matcher
+        .check(&actual)
+        .expect("no structural error")
+        .is_empty()
 }
 
 #[test]
@@ -20,7 +23,10 @@ fn exact_json_number_semantics() {
     assert!(passes(&Matcher::exact(json!(10)), json!(10)));
     assert!(!passes(&Matcher::exact(json!(10)), json!("10")));
     // Big integers compare exactly, beyond f64 precision.
-    assert!(!passes(&Matcher::exact(json!(9007199254740993u64)), json!(9007199254740992u64)));
+    assert!(!passes(
+        &Matcher::exact(json!(9007199254740993u64)),
+        json!(9007199254740992u64)
+    ));
     assert!(passes(&Matcher::exact(json!(-0.0)), json!(0)));
 }
 
@@ -38,21 +44,29 @@ fn exact_null_is_not_missing_and_diffs_point_at_keys() {
 
 #[test]
 fn exact_type_mismatch_names_both_types() {
-    let d = Matcher::exact(json!({"n": 1})).check(&json!({"n": "1"})).unwrap();
+    let d = Matcher::exact(json!({"n": 1}))
+        .check(&json!({"n": "1"}))
+        .unwrap();
     assert_eq!(d[0].message, r#"expected number 1, recorded string "1""#);
 }
 
 #[test]
 fn contains_is_object_subset_with_multiset_arrays() {
     let c = Matcher::contains(json!({"user": {"id": 7}, "tags": ["b", "a"]}));
-    assert!(passes(&c, json!({"user": {"id": 7, "name": "Ada"}, "tags": ["a", "x", "b"], "z": 1})));
+    assert!(passes(
+        &c,
+        json!({"user": {"id": 7, "name": "Ada"}, "tags": ["a", "x", "b"], "z": 1})
+    ));
     assert!(!passes(&c, json!({"user": {"id": 8}, "tags": ["a", "b"]})));
     // Multiset: two expected "a" need two distinct recorded "a".
     let twice = Matcher::contains(json!(["a", "a"]));
     assert!(!passes(&twice, json!(["a", "b"])));
     assert!(passes(&twice, json!(["b", "a", "a"])));
     // Scalars are exact: no substring semantics.
-    assert!(!passes(&Matcher::contains(json!("rust")), json!("rust async")));
+    assert!(!passes(
+        &Matcher::contains(json!("rust")),
+        json!("rust async")
+    ));
     assert!(passes(&Matcher::contains(json!(1)), json!(1.0)));
 }
 
@@ -72,14 +86,18 @@ fn contains_diffs_point_into_arrays() {
         .unwrap();
     assert_eq!(d.len(), 1);
     assert_eq!(d[0].pointer, "/items/0/qty");
-    let d = Matcher::contains(json!(["x", "y"])).check(&json!(["x", "q", "r"])).unwrap();
+    let d = Matcher::contains(json!(["x", "y"]))
+        .check(&json!(["x", "q", "r"]))
+        .unwrap();
     assert_eq!(d[0].pointer, "");
     assert!(d[0].message.contains("multiset"), "{}", d[0].message);
 }
 
 #[test]
 fn schema_is_compiled_once_and_errors_point_into_the_value() {
-    let s = m(json!({"schema": {"type": "object", "properties": {"n": {"type": "integer", "maximum": 5}}}}));
+    let s = m(
+        json!({"schema": {"type": "object", "properties": {"n": {"type": "integer", "maximum": 5}}}}),
+    );
     assert!(passes(&s, json!({"n": 3})));
     let d = s.check(&json!({"n": 9})).unwrap();
     assert_eq!(d[0].pointer, "/n");
@@ -90,7 +108,10 @@ fn schema_is_compiled_once_and_errors_point_into_the_value() {
     assert!(!passes(&min, json!(0.69)));
     // Compiled once: the same Arc is handed out twice.
     if let Matcher::Schema(sm) = &s {
-        assert!(std::sync::Arc::ptr_eq(&sm.compile().unwrap(), &sm.compile().unwrap()));
+        assert!(std::sync::Arc::ptr_eq(
+            &sm.compile().unwrap(),
+            &sm.compile().unwrap()
+        ));
     } else {
         panic!("schema matcher expected");
     }
@@ -115,7 +136,10 @@ fn regex_searches_strings_only() {
     let r = Matcher::regex(r"^INC-\d{4}$");
     assert!(passes(&r, json!("INC-2041")));
     assert!(!passes(&r, json!("see INC-2041")));
-    assert!(passes(&Matcher::regex("refund"), json!("issued a refund today")));
+    assert!(passes(
+        &Matcher::regex("refund"),
+        json!("issued a refund today")
+    ));
     let d = r.check(&json!(2041)).unwrap();
     assert!(d[0].message.contains("regex needs a string, found number"));
     assert!(passes(&Matcher::regex("Zürich|東京"), json!("東京都")));
@@ -133,7 +157,10 @@ fn not_all_any_compose() {
     let either = m(json!({"any": [{"exact": "open"}, {"regex": "^close"}]}));
     assert!(passes(&either, json!("closed")));
     assert!(!passes(&either, json!("opened")));
-    assert!(!passes(&Matcher::any([]), json!(1)), "any of nothing never passes");
+    assert!(
+        !passes(&Matcher::any([]), json!(1)),
+        "any of nothing never passes"
+    );
     assert!(passes(&Matcher::all([]), json!(1)), "all of nothing passes");
 }
 
@@ -153,11 +180,20 @@ fn model_graded_matchers_parse_but_never_decide() {
 
 #[test]
 fn matcher_syntax_errors_are_clear() {
-    let err = serde_json::from_value::<Matcher>(json!({"exactly": 1})).unwrap_err().to_string();
-    assert!(err.contains("unknown matcher `exactly`") && err.contains("did you mean `exact`"), "{err}");
-    let err = serde_json::from_value::<Matcher>(json!({"exact": 1, "regex": "x"})).unwrap_err().to_string();
+    let err = serde_json::from_value::<Matcher>(json!({"exactly": 1}))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("unknown matcher `exactly`") && err.contains("did you mean `exact`"),
+        "{err}"
+    );
+    let err = serde_json::from_value::<Matcher>(json!({"exact": 1, "regex": "x"}))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("exactly one key"), "{err}");
-    let err = serde_json::from_value::<Matcher>(json!({})).unwrap_err().to_string();
+    let err = serde_json::from_value::<Matcher>(json!({}))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("empty matcher"), "{err}");
     assert!(serde_json::from_value::<Matcher>(json!("exact")).is_err());
     assert!(serde_json::from_value::<Matcher>(json!({"regex": 5})).is_err());

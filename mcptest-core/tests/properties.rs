@@ -29,7 +29,10 @@ fn arb_json() -> impl Strategy<Value = Value> {
 /// Calls over a small alphabet so names and args repeat.
 fn arb_calls(max: usize) -> impl Strategy<Value = Vec<ToolCall>> {
     prop::collection::vec(
-        (prop::sample::select(vec!["search", "open", "read", "検索"]), 0u8..3),
+        (
+            prop::sample::select(vec!["search", "open", "read", "検索"]),
+            0u8..3,
+        ),
         0..max,
     )
     .prop_map(|v| {

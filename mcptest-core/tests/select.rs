@@ -79,10 +79,21 @@ fn resolve_gives_matchers_one_value_or_an_array() {
     assert_eq!(one.resolve(&t), Some(json!("search")));
     let many = Target::parse("tool_calls[*].name").unwrap();
     assert!(many.is_multi());
-    assert_eq!(many.resolve(&t), Some(json!(["search", "open", "summarize"])));
+    assert_eq!(
+        many.resolve(&t),
+        Some(json!(["search", "open", "summarize"]))
+    );
     let empty = json!({"tool_calls": []});
-    assert_eq!(many.resolve(&empty), Some(json!([])), "an empty collection is an empty array");
-    assert_eq!(many.resolve(&json!({})), None, "no collection at all names nothing");
+    assert_eq!(
+        many.resolve(&empty),
+        Some(json!([])),
+        "an empty collection is an empty array"
+    );
+    assert_eq!(
+        many.resolve(&json!({})),
+        None,
+        "no collection at all names nothing"
+    );
     assert_eq!(Target::parse("tool_calls[7]").unwrap().resolve(&t), None);
 }
 

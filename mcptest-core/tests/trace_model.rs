@@ -44,9 +44,15 @@ fn bare_envelope_reads_as_one_run() {
     // The wire prefix goes to `server`.
     assert_eq!(t.tool_calls[0].name, "search_issues");
     assert_eq!(t.tool_calls[0].server.as_deref(), Some("github"));
-    assert_eq!((t.tool_calls[0].started_ms, t.tool_calls[0].ended_ms), (Some(0), Some(180)));
+    assert_eq!(
+        (t.tool_calls[0].started_ms, t.tool_calls[0].ended_ms),
+        (Some(0), Some(180))
+    );
     // caller kept as opaque JSON; a direct caller reads as none.
-    assert_eq!(t.tool_calls[1].caller.as_ref().unwrap()["tool_id"], "srvtoolu_01");
+    assert_eq!(
+        t.tool_calls[1].caller.as_ref().unwrap()["tool_id"],
+        "srvtoolu_01"
+    );
     assert!(t.tool_calls[1].is_programmatic());
     assert!(t.tool_calls[2].caller.is_none());
     // Results line up with calls; camelCase MCP keys are read too.
@@ -54,7 +60,11 @@ fn bare_envelope_reads_as_one_run() {
     assert!(t.tool_results[2].is_error);
     assert_eq!(t.tool_results[2].status, Some(403));
     assert_eq!(t.conversation.tokens.total, Some(5120));
-    assert_eq!(t.final_text(), "Labelled and commented.", "last assistant turn's text blocks");
+    assert_eq!(
+        t.final_text(),
+        "Labelled and commented.",
+        "last assistant turn's text blocks"
+    );
 }
 
 #[test]
@@ -93,7 +103,10 @@ fn round_trip_keeps_unknown_fields() {
 #[test]
 fn wire_names_split_at_the_first_separator() {
     assert_eq!(split_wire_name("fs__read_file"), (Some("fs"), "read_file"));
-    assert_eq!(split_wire_name("fs__read__file"), (Some("fs"), "read__file"));
+    assert_eq!(
+        split_wire_name("fs__read__file"),
+        (Some("fs"), "read__file")
+    );
     assert_eq!(split_wire_name("__x"), (None, "__x"));
     assert_eq!(split_wire_name("x__"), (None, "x__"));
     assert_eq!(wire_name("fs", "read_file"), "fs__read_file");
@@ -108,7 +121,11 @@ fn wire_names_split_at_the_first_separator() {
 #[test]
 fn tool_calls_from_cassette_run_root_or_neither() {
     let run = json!({"trace": {"tool_calls": [{"name": "a"}]}, "tool_calls": [{"name": "root"}]});
-    assert_eq!(tool_calls_from_envelope(&run)[0].name, "a", "trace.tool_calls first");
+    assert_eq!(
+        tool_calls_from_envelope(&run)[0].name,
+        "a",
+        "trace.tool_calls first"
+    );
     let root = json!({"tool_calls": [{"name": "root"}, {"name": "docs__open"}]});
     let calls = tool_calls_from_envelope(&root);
     assert_eq!(calls.len(), 2);
@@ -138,7 +155,10 @@ fn empty_file_is_an_error() {
     for text in ["", "  \n\t "] {
         let err = Cassette::from_json_str("cassettes/empty.json", text).unwrap_err();
         assert_eq!(err.kind, CassetteErrorKind::Empty);
-        assert!(err.to_string().starts_with("cassettes/empty.json:1:1: the cassette file is empty"));
+        assert!(
+            err.to_string()
+                .starts_with("cassettes/empty.json:1:1: the cassette file is empty")
+        );
     }
 }
 
@@ -149,8 +169,14 @@ fn syntax_error_names_file_line_and_column() {
     assert!(matches!(err.kind, CassetteErrorKind::Syntax(_)));
     assert_eq!((err.line, err.column), (3, 18));
     let msg = err.to_string();
-    assert!(msg.starts_with("weather.json:3:18: not valid JSON"), "{msg}");
-    assert!(!msg.contains(" at line "), "position is not repeated: {msg}");
+    assert!(
+        msg.starts_with("weather.json:3:18: not valid JSON"),
+        "{msg}"
+    );
+    assert!(
+        !msg.contains(" at line "),
+        "position is not repeated: {msg}"
+    );
 }
 
 #[test]
@@ -158,7 +184,10 @@ fn truncated_file_is_an_error() {
     let full = serde_json::to_string_pretty(&envelope()).unwrap();
     for cut in [1, full.len() / 3, full.len() - 1] {
         let err = Cassette::from_json_str("t.json", &full[..cut]).unwrap_err();
-        assert!(matches!(err.kind, CassetteErrorKind::Syntax(_)), "cut at {cut}");
+        assert!(
+            matches!(err.kind, CassetteErrorKind::Syntax(_)),
+            "cut at {cut}"
+        );
     }
 }
 
@@ -191,16 +220,37 @@ fn shape_errors_for_each_known_field() {
         (json!({"tool_calls": [7]}), "tool_calls[0]"),
         (json!({"tool_calls": [{"args": {}}]}), "tool_calls[0]"),
         (json!({"tool_calls": [{"name": 3}]}), "tool_calls[0].name"),
-        (json!({"tool_calls": [{"name": "a", "caller": "code"}]}), "tool_calls[0].caller"),
-        (json!({"tool_results": [{"is_error": "no"}]}), "tool_results[0].is_error"),
-        (json!({"tool_results": [{"status": 70000}]}), "tool_results[0].status"),
-        (json!({"conversation": {"turns": [{"content": "x"}]}}), "conversation.turns[0]"),
-        (json!({"conversation": {"tokens": {"total": -1}}}), "conversation.tokens.total"),
+        (
+            json!({"tool_calls": [{"name": "a", "caller": "code"}]}),
+            "tool_calls[0].caller",
+        ),
+        (
+            json!({"tool_results": [{"is_error": "no"}]}),
+            "tool_results[0].is_error",
+        ),
+        (
+            json!({"tool_results": [{"status": 70000}]}),
+            "tool_results[0].status",
+        ),
+        (
+            json!({"conversation": {"turns": [{"content": "x"}]}}),
+            "conversation.turns[0]",
+        ),
+        (
+            json!({"conversation": {"tokens": {"total": -1}}}),
+            "conversation.tokens.total",
+        ),
         (json!({"final_response": ["x"]}), "final_response"),
         (json!({"mcptest_cassette": 1}), ""),
         (json!({"mcptest_cassette": 2, "runs": []}), ""),
-        (json!({"mcptest_cassette": "1", "runs": []}), "mcptest_cassette"),
-        (json!({"mcptest_cassette": 1, "runs": [{"exchanges": []}]}), "runs[0]"),
+        (
+            json!({"mcptest_cassette": "1", "runs": []}),
+            "mcptest_cassette",
+        ),
+        (
+            json!({"mcptest_cassette": 1, "runs": [{"exchanges": []}]}),
+            "runs[0]",
+        ),
         (json!({"trace": {}, "meta": []}), "meta"),
     ];
     for (v, path) in cases {
@@ -214,16 +264,32 @@ fn shape_errors_for_each_known_field() {
 #[test]
 fn deep_nesting_and_huge_traces_do_not_panic() {
     // Deeper than serde_json's recursion limit: a clean syntax error.
-    let deep = format!("{{\"tool_calls\": [{{\"name\": \"a\", \"args\": {}{}}}]}}", "[".repeat(10_000), "]".repeat(10_000));
+    let deep = format!(
+        "{{\"tool_calls\": [{{\"name\": \"a\", \"args\": {}{}}}]}}",
+        "[".repeat(10_000),
+        "]".repeat(10_000)
+    );
     let err = Cassette::from_json_str("deep.json", &deep).unwrap_err();
     assert!(matches!(err.kind, CassetteErrorKind::Syntax(_)), "{err}");
     // Deep but legal args are kept as opaque JSON.
-    let ok = format!("{{\"tool_calls\": [{{\"name\": \"a\", \"args\": {}1{}}}]}}", "[".repeat(100), "]".repeat(100));
+    let ok = format!(
+        "{{\"tool_calls\": [{{\"name\": \"a\", \"args\": {}1{}}}]}}",
+        "[".repeat(100),
+        "]".repeat(100)
+    );
     assert!(Cassette::from_json_str("ok.json", &ok).is_ok());
     // A 50,000-call trace loads.
-    let calls: Vec<Value> = (0..50_000).map(|i| json!({"name": format!("t{}", i % 13), "args": {"i": i}})).collect();
+    let calls: Vec<Value> = (0..50_000)
+        .map(|i| json!({"name": format!("t{}", i % 13), "args": {"i": i}}))
+        .collect();
     let big = serde_json::to_string(&json!({"tool_calls": calls})).unwrap();
-    assert_eq!(Cassette::from_json_str("big.json", &big).unwrap().runs[0].trace.tool_calls.len(), 50_000);
+    assert_eq!(
+        Cassette::from_json_str("big.json", &big).unwrap().runs[0]
+            .trace
+            .tool_calls
+            .len(),
+        50_000
+    );
 }
 
 #[test]

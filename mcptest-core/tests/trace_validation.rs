@@ -50,7 +50,10 @@ fn doc_example_subsequence_with_subset_args_and_by_name() {
 
 #[test]
 fn doc_example_weather_subsequence_subset_city() {
-    let calls = vec![call("get_weather", json!({"city": "Sacramento", "units": "imperial"}))];
+    let calls = vec![call(
+        "get_weather",
+        json!({"city": "Sacramento", "units": "imperial"}),
+    )];
     let t = ExpectedTrace::subsequence(vec![
         ExpectedCall::by_name("get_weather").args_subset(json!({"city": "Sacramento"})),
     ]);
@@ -83,7 +86,11 @@ fn empty_reference_passes_every_mode_but_subset() {
     for mode in ALL_MODES {
         let t = ExpectedTrace::new(mode, vec![]);
         let expect_pass = mode != MatchMode::Subset;
-        assert_eq!(run(&some, &t).passed, expect_pass, "{mode} on a non-empty trace");
+        assert_eq!(
+            run(&some, &t).passed,
+            expect_pass,
+            "{mode} on a non-empty trace"
+        );
         assert!(run(&[], &t).passed, "{mode} on an empty trace");
     }
     let v = run(&some, &ExpectedTrace::subset(vec![]));
@@ -100,7 +107,10 @@ fn non_empty_reference_against_empty_trace() {
         // subset tolerates calling fewer; every other mode needs the call.
         assert_eq!(v.passed, mode == MatchMode::Subset, "{mode}");
         if !v.passed {
-            assert_eq!(v.mismatches[0].recorded_index, None, "{mode}: the trace ran out");
+            assert_eq!(
+                v.mismatches[0].recorded_index, None,
+                "{mode}: the trace ran out"
+            );
         }
     }
 }
@@ -117,7 +127,11 @@ fn strict_trailing_extra_is_a_mismatch_without_expected_index() {
     assert_eq!(v.mismatches.len(), 1);
     let m = &v.mismatches[0];
     assert_eq!((m.expected_index, m.recorded_index), (None, Some(2)));
-    assert!(m.reason.contains("extra recorded call #2 `c`"), "{}", m.reason);
+    assert!(
+        m.reason.contains("extra recorded call #2 `c`"),
+        "{}",
+        m.reason
+    );
 }
 
 #[test]
@@ -144,11 +158,13 @@ fn strict_order_matters_and_each_bad_position_is_reported() {
         &ExpectedTrace::strict(vec![ExpectedCall::by_name("a"), ExpectedCall::by_name("b")]),
     );
     assert_eq!(v.mismatches.len(), 2);
-    assert!(run(
-        &names(&["a", "b"]),
-        &ExpectedTrace::strict(vec![ExpectedCall::by_name("a"), ExpectedCall::by_name("b")])
-    )
-    .passed);
+    assert!(
+        run(
+            &names(&["a", "b"]),
+            &ExpectedTrace::strict(vec![ExpectedCall::by_name("a"), ExpectedCall::by_name("b")])
+        )
+        .passed
+    );
 }
 
 // ---- every mode x every argument shape ------------------------------------------------------
@@ -157,7 +173,11 @@ fn strict_order_matters_and_each_bad_position_is_reported() {
 fn shapes() -> Vec<(ExpectedArgs, Value, Option<Value>)> {
     vec![
         (ExpectedArgs::Any, json!({"x": 1}), None),
-        (ExpectedArgs::Ignore, json!({"noise": "2026-11-21T10:00:00Z"}), None),
+        (
+            ExpectedArgs::Ignore,
+            json!({"noise": "2026-11-21T10:00:00Z"}),
+            None,
+        ),
         (
             ExpectedArgs::Exact(json!({"x": 1, "tags": ["a", "b"]})),
             json!({"tags": ["a", "b"], "x": 1.0}),
@@ -202,7 +222,9 @@ fn every_mode_times_every_shape() {
                 let m = &v.mismatches[0];
                 assert!(!m.diffs.is_empty(), "{mode}: diffs explain the failure");
                 assert!(
-                    m.diffs.iter().all(|d| d.pointer.starts_with("/args") || d.pointer == "/name"),
+                    m.diffs
+                        .iter()
+                        .all(|d| d.pointer.starts_with("/args") || d.pointer == "/name"),
                     "{mode}: {:?}",
                     m.diffs
                 );
@@ -226,15 +248,21 @@ fn exact_uses_json_number_semantics() {
     assert!(run(&[call("n", json!({"v": 1.0}))], &t).passed);
     assert!(!run(&[call("n", json!({"v": true}))], &t).passed);
     assert!(!run(&[call("n", json!({"v": "1"}))], &t).passed);
-    let null = ExpectedTrace::strict(vec![ExpectedCall::by_name("n").args_exact(json!({"v": null}))]);
-    assert!(!run(&[call("n", json!({}))], &null).passed, "null is not a missing key");
+    let null = ExpectedTrace::strict(vec![
+        ExpectedCall::by_name("n").args_exact(json!({"v": null})),
+    ]);
+    assert!(
+        !run(&[call("n", json!({}))], &null).passed,
+        "null is not a missing key"
+    );
 }
 
 // ---- subsequence -------------------------------------------------------------------------
 
 #[test]
 fn subsequence_tolerates_interleaving_but_not_reordering() {
-    let t = ExpectedTrace::subsequence(vec![ExpectedCall::by_name("a"), ExpectedCall::by_name("b")]);
+    let t =
+        ExpectedTrace::subsequence(vec![ExpectedCall::by_name("a"), ExpectedCall::by_name("b")]);
     assert!(run(&names(&["x", "a", "y", "b", "z"]), &t).passed);
     let v = run(&names(&["b", "a"]), &t);
     assert!(!v.passed);
@@ -255,7 +283,10 @@ fn subsequence_earliest_match_skips_calls_with_wrong_args() {
         call("search", json!({"q": "c"})),
     ];
     assert!(run(&calls, &t).passed);
-    let swapped = vec![call("search", json!({"q": "c"})), call("search", json!({"q": "b"}))];
+    let swapped = vec![
+        call("search", json!({"q": "c"})),
+        call("search", json!({"q": "b"})),
+    ];
     let v = run(&swapped, &t);
     assert_eq!(v.mismatches.len(), 1);
     assert_eq!(v.mismatches[0].expected_index, Some(1));
@@ -266,7 +297,13 @@ fn subsequence_reports_the_closest_candidate_with_diffs() {
     let t = ExpectedTrace::subsequence(vec![
         ExpectedCall::by_name("get_weather").args_exact(json!({"city": "Sacramento"})),
     ]);
-    let v = run(&[ToolCall::new("geo"), call("get_weather", json!({"city": "Reno"}))], &t);
+    let v = run(
+        &[
+            ToolCall::new("geo"),
+            call("get_weather", json!({"city": "Reno"})),
+        ],
+        &t,
+    );
     let m = &v.mismatches[0];
     assert_eq!(m.recorded_index, Some(1));
     assert_eq!(m.diffs[0].pointer, "/args/city");
@@ -293,15 +330,27 @@ fn unordered_needs_distinct_recorded_calls() {
     let t = ExpectedTrace::unordered(vec![ExpectedCall::by_name("a"), ExpectedCall::by_name("a")]);
     let v = run(&names(&["a", "b"]), &t);
     assert!(!v.passed);
-    assert!(v.mismatches[0].reason.contains("matched to other reference calls"), "{}", v.mismatches[0].reason);
+    assert!(
+        v.mismatches[0]
+            .reason
+            .contains("matched to other reference calls"),
+        "{}",
+        v.mismatches[0].reason
+    );
     assert!(run(&names(&["a", "b", "a"]), &t).passed);
 }
 
 #[test]
 fn unordered_and_superset_agree() {
     let cases: Vec<(Vec<ToolCall>, Vec<ExpectedCall>)> = vec![
-        (names(&["c", "b", "a"]), vec![ExpectedCall::by_name("a"), ExpectedCall::by_name("b")]),
-        (names(&["a"]), vec![ExpectedCall::by_name("a"), ExpectedCall::by_name("b")]),
+        (
+            names(&["c", "b", "a"]),
+            vec![ExpectedCall::by_name("a"), ExpectedCall::by_name("b")],
+        ),
+        (
+            names(&["a"]),
+            vec![ExpectedCall::by_name("a"), ExpectedCall::by_name("b")],
+        ),
         (vec![], vec![ExpectedCall::by_name("a")]),
     ];
     for (calls, refs) in cases {
@@ -313,7 +362,10 @@ fn unordered_and_superset_agree() {
 
 #[test]
 fn unordered_missing_tool_has_no_recorded_index() {
-    let v = run(&names(&["a"]), &ExpectedTrace::unordered(vec![ExpectedCall::by_name("zz")]));
+    let v = run(
+        &names(&["a"]),
+        &ExpectedTrace::unordered(vec![ExpectedCall::by_name("zz")]),
+    );
     assert_eq!(v.mismatches[0].recorded_index, None);
     assert!(v.mismatches[0].reason.contains("never called"));
 }
@@ -322,11 +374,17 @@ fn unordered_missing_tool_has_no_recorded_index() {
 
 #[test]
 fn subset_catches_over_calling_and_unknown_tools() {
-    let t = ExpectedTrace::subset(vec![ExpectedCall::by_name("search"), ExpectedCall::by_name("open")]);
+    let t = ExpectedTrace::subset(vec![
+        ExpectedCall::by_name("search"),
+        ExpectedCall::by_name("open"),
+    ]);
     assert!(run(&names(&["open"]), &t).passed, "calling fewer is fine");
     assert!(run(&names(&["open", "search"]), &t).passed, "order is free");
     let v = run(&names(&["search", "search"]), &t);
-    assert!(!v.passed, "calling an allowed tool twice when allowed once is over-calling");
+    assert!(
+        !v.passed,
+        "calling an allowed tool twice when allowed once is over-calling"
+    );
     assert_eq!(v.mismatches[0].recorded_index, Some(1));
     assert!(v.mismatches[0].reason.contains("over-calling"));
     let v = run(&names(&["search", "delete_repo"]), &t);
@@ -359,7 +417,8 @@ fn malformed_schema_is_an_error_even_on_an_empty_trace_and_unreached_calls() {
         assert!(validate_trace(&names(&["zzz"]), &t).is_err(), "{mode}");
         assert!(err.to_string().contains("malformed JSON Schema"), "{err}");
     }
-    let not_a_schema = ExpectedTrace::strict(vec![ExpectedCall::by_name("a").args_schema(json!(3))]);
+    let not_a_schema =
+        ExpectedTrace::strict(vec![ExpectedCall::by_name("a").args_schema(json!(3))]);
     assert!(validate_trace(&[], &not_a_schema).is_err());
 }
 
@@ -386,7 +445,9 @@ fn unicode_names_and_values() {
 
 #[test]
 fn pointer_tokens_are_escaped() {
-    let t = ExpectedTrace::strict(vec![ExpectedCall::by_name("a").args_exact(json!({"a/b": 1, "m~n": 2}))]);
+    let t = ExpectedTrace::strict(vec![
+        ExpectedCall::by_name("a").args_exact(json!({"a/b": 1, "m~n": 2})),
+    ]);
     let v = run(&[call("a", json!({"a/b": 9, "m~n": 2}))], &t);
     assert_eq!(v.mismatches[0].diffs[0].pointer, "/args/a~1b");
 }
@@ -413,7 +474,10 @@ fn ten_thousand_repeated_calls_in_unordered_are_matched() {
         })
         .collect();
     for mode in [MatchMode::Unordered, MatchMode::Superset, MatchMode::Subset] {
-        assert!(run(&calls, &ExpectedTrace::new(mode, reference.clone())).passed, "{mode}");
+        assert!(
+            run(&calls, &ExpectedTrace::new(mode, reference.clone())).passed,
+            "{mode}"
+        );
     }
     let mut short = reference.clone();
     short.pop();
@@ -447,9 +511,11 @@ fn expectations_read_from_json_with_aliases_and_clear_errors() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("did you mean `subsequence`"), "{err}");
-    let err = serde_json::from_value::<ExpectedTrace>(json!({"mode": "strict", "calls": [{"name": "a", "args": "anything"}]}))
-        .unwrap_err()
-        .to_string();
+    let err = serde_json::from_value::<ExpectedTrace>(
+        json!({"mode": "strict", "calls": [{"name": "a", "args": "anything"}]}),
+    )
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("unknown argument shape `anything`"), "{err}");
 }
 
@@ -464,7 +530,18 @@ fn mismatch_report_reads_well() {
         ExpectedCall::by_name("summarize"),
     ]);
     let text = run(&calls, &t).to_string();
-    assert!(text.starts_with("trajectory: FAIL (2 mismatch(es))"), "{text}");
-    assert!(text.contains("expected #1 / recorded #1: position 1: expected `summarize`, recorded `open`"), "{text}");
-    assert!(text.contains("at /name: expected tool `summarize`, recorded `open`"), "{text}");
+    assert!(
+        text.starts_with("trajectory: FAIL (2 mismatch(es))"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "expected #1 / recorded #1: position 1: expected `summarize`, recorded `open`"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("at /name: expected tool `summarize`, recorded `open`"),
+        "{text}"
+    );
 }

@@ -20,20 +20,36 @@ fn docs_axes() -> TrajectoryAxes {
 #[test]
 fn documents_example_holds_with_retries_and_extra_steps() {
     let s = score_trajectory_axes(
-        &calls(&["authenticate", "log", "search", "fetch_page", "search", "fetch_page"]),
+        &calls(&[
+            "authenticate",
+            "log",
+            "search",
+            "fetch_page",
+            "search",
+            "fetch_page",
+        ]),
         &docs_axes(),
     );
-    assert_eq!((s.dependency_satisfaction, s.order_satisfaction), (100, 100));
+    assert_eq!(
+        (s.dependency_satisfaction, s.order_satisfaction),
+        (100, 100)
+    );
     assert!(s.passed());
 }
 
 #[test]
 fn a_consumer_before_its_producer_breaks_the_edge() {
-    let s = score_trajectory_axes(&calls(&["authenticate", "fetch_page", "search"]), &docs_axes());
+    let s = score_trajectory_axes(
+        &calls(&["authenticate", "fetch_page", "search"]),
+        &docs_axes(),
+    );
     assert_eq!((s.dependency_satisfaction, s.order_satisfaction), (0, 100));
     assert_eq!(s.edges[0].violated_at, Some(1));
     assert!(!s.passed());
-    assert!(s.to_string().contains("`fetch_page` ran at recorded #1 with no `search` before it"));
+    assert!(
+        s.to_string()
+            .contains("`fetch_page` ran at recorded #1 with no `search` before it")
+    );
     // The producer never ran but the consumer did: broken.
     let s = score_trajectory_axes(&calls(&["authenticate", "fetch_page"]), &docs_axes());
     assert_eq!(s.dependency_satisfaction, 0);
@@ -42,7 +58,10 @@ fn a_consumer_before_its_producer_breaks_the_edge() {
 #[test]
 fn edges_hold_vacuously_when_the_second_tool_never_runs() {
     let s = score_trajectory_axes(&calls(&["fetch_nothing"]), &docs_axes());
-    assert_eq!((s.dependency_satisfaction, s.order_satisfaction), (100, 100));
+    assert_eq!(
+        (s.dependency_satisfaction, s.order_satisfaction),
+        (100, 100)
+    );
     let s = score_trajectory_axes(&[], &docs_axes());
     assert!(s.passed());
 }
@@ -50,16 +69,28 @@ fn edges_hold_vacuously_when_the_second_tool_never_runs() {
 #[test]
 fn percent_is_truncated_over_declared_edges() {
     // 3 order edges, 2 hold: floor(200/3) = 66.
-    let axes = TrajectoryAxes::default().order("a", "b").order("b", "c").order("c", "a");
+    let axes = TrajectoryAxes::default()
+        .order("a", "b")
+        .order("b", "c")
+        .order("c", "a");
     let s = score_trajectory_axes(&calls(&["a", "b", "c"]), &axes);
     assert_eq!(s.order_satisfaction, 66);
     assert_eq!(s.dependency_satisfaction, 100, "no dependency edges: 100");
-    assert_eq!(s.edges.iter().filter(|e| e.axis == Axis::Order && !e.held).count(), 1);
+    assert_eq!(
+        s.edges
+            .iter()
+            .filter(|e| e.axis == Axis::Order && !e.held)
+            .count(),
+        1
+    );
 }
 
 #[test]
 fn a_tool_is_never_before_itself() {
-    let s = score_trajectory_axes(&calls(&["a", "a"]), &TrajectoryAxes::default().order("a", "a"));
+    let s = score_trajectory_axes(
+        &calls(&["a", "a"]),
+        &TrajectoryAxes::default().order("a", "a"),
+    );
     assert_eq!(s.order_satisfaction, 0);
 }
 
@@ -69,5 +100,10 @@ fn yaml_shape_round_trips_and_rejects_unknown_keys() {
     let v = serde_json::to_value(&axes).unwrap();
     assert_eq!(v["dependencies"][0]["producer"], "search");
     assert_eq!(serde_json::from_value::<TrajectoryAxes>(v).unwrap(), axes);
-    assert!(serde_json::from_value::<TrajectoryAxes>(json!({"dependencies": [{"from": "a", "to": "b"}]})).is_err());
+    assert!(
+        serde_json::from_value::<TrajectoryAxes>(
+            json!({"dependencies": [{"from": "a", "to": "b"}]})
+        )
+        .is_err()
+    );
 }

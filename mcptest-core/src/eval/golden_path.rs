@@ -103,9 +103,19 @@ pub fn score_golden_path(calls: &[ToolCall], golden: &GoldenPath) -> PathScore {
         seen.insert(name);
         prev = Some(name);
     }
-    let w = if golden.allow_extra_steps { 0 } else { extra_steps }
-        + if golden.penalize_backtracking { backtracks } else { 0 }
-        + if golden.penalize_repeated_tools { repeated_tools } else { 0 };
+    let w = if golden.allow_extra_steps {
+        0
+    } else {
+        extra_steps
+    } + if golden.penalize_backtracking {
+        backtracks
+    } else {
+        0
+    } + if golden.penalize_repeated_tools {
+        repeated_tools
+    } else {
+        0
+    };
     PathScore {
         passed: w == 0,
         extra_steps,

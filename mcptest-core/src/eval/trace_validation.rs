@@ -48,11 +48,11 @@
 //! ```
 
 use crate::diff::AssertionDiff;
-use crate::json::{canonical, json_eq};
+use crate::json::{canonical, hash_value, json_eq};
 use crate::matchers::{
     MatcherError, compile_schema, contains, contains_diffs, exact_diffs, schema_diffs,
 };
-use crate::matching::{ClassGraph, expand, max_class_matching};
+use crate::matching::{ClassGraph, expand, group, max_class_matching};
 use crate::trace::ToolCall;
 use serde::de::{self, Deserializer};
 use serde::ser::{SerializeMap, Serializer};
@@ -333,16 +333,6 @@ impl ArgCheck<'_> {
         };
         d.into_iter().map(|d| d.under("/args")).collect()
     }
-
-    /// A key grouping expectations that accept exactly the same calls.
-    fn class_key(&self, name: &str) -> String {
-        match self {
-            ArgCheck::Pass => format!("{name}\u{0}*"),
-            ArgCheck::Exact(v) => format!("{name}\u{0}e{}", canonical(v)),
-            ArgCheck::Subset(v) => format!("{name}\u{0}s{}", canonical(v)),
-            ArgCheck::Schema(_) => String::new(), // filled by the caller (schema text)
-        }
-    }
 }
 
 /// Compiles every argument shape; identical schemas are compiled once and shared.
@@ -456,7 +446,11 @@ fn missing_call_diff(e: &ExpectedCall) -> AssertionDiff {
     )
 }
 
-fn strict(calls: &[ToolCall], expected: &ExpectedTrace, checks: &[ArgCheck<'_>]) -> Vec<TraceMismatch> {
+fn strict(
+    calls: &[ToolCall],
+    expected: &ExpectedTrace,
+    checks: &[ArgCheck<'_>],
+) -> Vec<TraceMismatch> {
     let n = expected.calls.len();
     let mut out = Vec::new();
     for i in 0..n.max(calls.len()) {
@@ -467,7 +461,10 @@ fn strict(calls: &[ToolCall], expected: &ExpectedTrace, checks: &[ArgCheck<'_>])
                     let reason = if e.name != r.name {
                         format!("position {i}: expected {e}, recorded `{}`", r.name)
                     } else {
-                        format!("position {i}: `{}` was called with the wrong arguments", e.name)
+                        format!(
+                            "position {i}: `{}` was called with the wrong arguments",
+                            e.name
+                        )
                     };
                     out.push(TraceMismatch {
                         expected_index: Some(i),
@@ -568,58 +565,100 @@ fn subsequence(
     out
 }
 
-/// Groups items into classes by key; returns (class of each item, members of each class).
-fn classes<T>(items: &[T], key: impl Fn(usize, &T) -> String) -> (Vec<usize>, Vec<Vec<usize>>) {
-    let mut index: HashMap<String, usize> = HashMap::new();
-    let mut members: Vec<Vec<usize>> = Vec::new();
-    let mut class_of = Vec::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
-        let c = *index.entry(key(i, item)).or_insert_with(|| {
-            members.push(Vec::new());
-            members.len() - 1
-        });
-        members[c].push(i);
-        class_of.push(c);
-    }
-    (class_of, members)
-}
-
 /// Maximum matching of expected calls to distinct recorded calls; `assignment[i]` is the
 /// recorded index given to expected call `i`.
+///
+/// Identical expected calls and identical recorded calls are grouped into classes first (by a
+/// structural hash, verified by equality). Edges are then found without testing every pair
+/// where the shape allows it: `any`/`ignore` join every recorded class of the name, `exact` is a
+/// hash lookup, `subset` looks candidates up by one of its scalar keys; only `schema` (and
+/// `subset` with no scalar key) test each candidate of the name.
 fn match_calls(
     calls: &[ToolCall],
     expected: &ExpectedTrace,
     checks: &[ArgCheck<'_>],
 ) -> Vec<Option<usize>> {
-    let (_, e_members) = classes(&expected.calls, |i, c| match &checks[i] {
-        ArgCheck::Schema(_) => match &c.args {
-            ExpectedArgs::Schema(s) => format!("{}\u{0}j{}", c.name, canonical(s)),
-            _ => unreachable!("schema check comes from a schema shape"),
+    let e_members = group(
+        &expected.calls,
+        |i| {
+            let c = &expected.calls[i];
+            let h = match &c.args {
+                ExpectedArgs::Any | ExpectedArgs::Ignore => 0,
+                ExpectedArgs::Exact(v) => hash_value(v) ^ 1,
+                ExpectedArgs::Subset(v) => hash_value(v) ^ 2,
+                ExpectedArgs::Schema(v) => hash_value(v) ^ 3,
+            };
+            (c.name.as_str(), h)
         },
-        check => check.class_key(&c.name),
-    });
-    let (_, r_members) = classes(calls, |_, c| {
-        format!("{}\u{0}{}", c.name, canonical(args_of(c)))
-    });
-    // Recorded classes bucketed by tool name: edges only join calls of one name.
+        |a, b| {
+            a.name == b.name
+                && match (&a.args, &b.args) {
+                    (
+                        ExpectedArgs::Any | ExpectedArgs::Ignore,
+                        ExpectedArgs::Any | ExpectedArgs::Ignore,
+                    ) => true,
+                    (ExpectedArgs::Exact(x), ExpectedArgs::Exact(y))
+                    | (ExpectedArgs::Subset(x), ExpectedArgs::Subset(y))
+                    | (ExpectedArgs::Schema(x), ExpectedArgs::Schema(y)) => json_eq(x, y),
+                    _ => false,
+                }
+        },
+    );
+    let r_hash: Vec<u64> = calls.iter().map(|c| hash_value(args_of(c))).collect();
+    let r_members = group(
+        calls,
+        |j| (calls[j].name.as_str(), r_hash[j]),
+        |a, b| a.name == b.name && json_eq(args_of(a), args_of(b)),
+    );
+    let rep_args = |d: usize| args_of(&calls[r_members[d][0]]);
     let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut by_hash: HashMap<(&str, u64), Vec<usize>> = HashMap::new();
     for (d, m) in r_members.iter().enumerate() {
-        by_name.entry(calls[m[0]].name.as_str()).or_default().push(d);
+        let name = calls[m[0]].name.as_str();
+        by_name.entry(name).or_default().push(d);
+        by_hash.entry((name, r_hash[m[0]])).or_default().push(d);
     }
+    // (name, key) -> hash of a scalar value -> recorded classes; built on first use.
+    let mut scalar_index: HashMap<(&str, &str), HashMap<u64, Vec<usize>>> = HashMap::new();
+    let no_classes: Vec<usize> = Vec::new();
+
     let edges = e_members
         .iter()
         .map(|m| {
             let i = m[0];
-            let e = &expected.calls[i];
-            by_name
-                .get(e.name.as_str())
-                .map(|ds| {
-                    ds.iter()
-                        .copied()
-                        .filter(|&d| checks[i].passes(args_of(&calls[r_members[d][0]])))
-                        .collect()
-                })
-                .unwrap_or_default()
+            let name = expected.calls[i].name.as_str();
+            let same_name = by_name.get(name).unwrap_or(&no_classes);
+            let candidates: &[usize] = match &checks[i] {
+                ArgCheck::Pass => return same_name.clone(),
+                ArgCheck::Exact(v) => by_hash.get(&(name, hash_value(v))).unwrap_or(&no_classes),
+                ArgCheck::Subset(Value::Object(want)) => {
+                    let scalar = want
+                        .iter()
+                        .find(|(_, v)| !matches!(v, Value::Array(_) | Value::Object(_)));
+                    match scalar {
+                        Some((key, value)) => scalar_index
+                            .entry((name, key.as_str()))
+                            .or_insert_with(|| {
+                                let mut idx: HashMap<u64, Vec<usize>> = HashMap::new();
+                                for &d in same_name {
+                                    if let Some(v) = rep_args(d).get(key.as_str()) {
+                                        idx.entry(hash_value(v)).or_default().push(d);
+                                    }
+                                }
+                                idx
+                            })
+                            .get(&hash_value(value))
+                            .unwrap_or(&no_classes),
+                        None => same_name,
+                    }
+                }
+                _ => same_name,
+            };
+            candidates
+                .iter()
+                .copied()
+                .filter(|&d| checks[i].passes(rep_args(d)))
+                .collect()
         })
         .collect();
     let g = ClassGraph {
@@ -627,7 +666,12 @@ fn match_calls(
         right: r_members.iter().map(Vec::len).collect(),
         edges,
     };
-    expand(&max_class_matching(&g), &e_members, &r_members, expected.calls.len())
+    expand(
+        &max_class_matching(&g),
+        &e_members,
+        &r_members,
+        expected.calls.len(),
+    )
 }
 
 fn unordered(
@@ -646,7 +690,8 @@ fn unordered(
         }
         let same = by_name.get(e.name.as_str());
         // Show the closest candidate: an unused call of the same name, else any of that name.
-        let candidate = same.and_then(|p| p.iter().copied().find(|&j| !used[j]).or(p.first().copied()));
+        let candidate =
+            same.and_then(|p| p.iter().copied().find(|&j| !used[j]).or(p.first().copied()));
         out.push(match candidate {
             Some(j) => {
                 let mut diffs = call_diffs(e, &checks[i], &calls[j]);
@@ -689,7 +734,11 @@ fn unordered(
     out
 }
 
-fn subset(calls: &[ToolCall], expected: &ExpectedTrace, checks: &[ArgCheck<'_>]) -> Vec<TraceMismatch> {
+fn subset(
+    calls: &[ToolCall],
+    expected: &ExpectedTrace,
+    checks: &[ArgCheck<'_>],
+) -> Vec<TraceMismatch> {
     let assignment = match_calls(calls, expected, checks);
     let mut matched = vec![false; calls.len()];
     assignment.iter().flatten().for_each(|&j| matched[j] = true);
@@ -767,7 +816,11 @@ impl fmt::Display for TraceValidation {
         if self.passed {
             return write!(f, "trajectory: PASS");
         }
-        write!(f, "trajectory: FAIL ({} mismatch(es))", self.mismatches.len())?;
+        write!(
+            f,
+            "trajectory: FAIL ({} mismatch(es))",
+            self.mismatches.len()
+        )?;
         for m in &self.mismatches {
             write!(f, "\n  {m}")?;
         }

@@ -133,7 +133,11 @@ pub fn score_trajectory_axes(calls: &[ToolCall], axes: &TrajectoryAxes) -> AxesS
             .iter()
             .filter(|e| e.axis == axis)
             .fold((0u64, 0u64), |(h, t), e| (h + u64::from(e.held), t + 1));
-        if total == 0 { 100 } else { (held * 100 / total) as u32 }
+        if total == 0 {
+            100
+        } else {
+            (held * 100 / total) as u32
+        }
     };
     AxesScore {
         dependency_satisfaction: percent(Axis::Dependency),
@@ -158,7 +162,11 @@ impl fmt::Display for AxesScore {
             };
             write!(f, "\n  broken {kind} `{}` -> `{}`: ", e.from, e.to)?;
             match e.violated_at {
-                Some(i) => write!(f, "`{}` ran at recorded #{i} with no `{}` before it", e.to, e.from)?,
+                Some(i) => write!(
+                    f,
+                    "`{}` ran at recorded #{i} with no `{}` before it",
+                    e.to, e.from
+                )?,
                 None => write!(f, "violated")?,
             }
         }
@@ -178,7 +186,10 @@ mod dependency_serde {
 
     pub fn serialize<S: Serializer>(v: &[(String, String)], s: S) -> Result<S::Ok, S::Error> {
         v.iter()
-            .map(|(p, c)| Edge { producer: p.clone(), consumer: c.clone() })
+            .map(|(p, c)| Edge {
+                producer: p.clone(),
+                consumer: c.clone(),
+            })
             .collect::<Vec<_>>()
             .serialize(s)
     }
@@ -203,7 +214,10 @@ mod order_serde {
 
     pub fn serialize<S: Serializer>(v: &[(String, String)], s: S) -> Result<S::Ok, S::Error> {
         v.iter()
-            .map(|(a, b)| Edge { first: a.clone(), second: b.clone() })
+            .map(|(a, b)| Edge {
+                first: a.clone(),
+                second: b.clone(),
+            })
             .collect::<Vec<_>>()
             .serialize(s)
     }
