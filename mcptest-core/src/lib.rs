@@ -39,11 +39,13 @@
 
 pub mod diff;
 pub mod eval;
+pub mod gate;
 pub mod json;
 mod json_locate;
 pub mod matchers;
 mod matching;
 pub mod select;
+pub mod spec;
 pub mod suggest;
 pub mod trace;
 

@@ -1,0 +1,511 @@
+//! Evaluating an [`AgentSpec`] against recorded runs: one [`CellReport`] per cell.
+//!
+//! A **cell** is one thing a test runner shows as one test: a run of a cassette (every per-run
+//! gate: trajectory, golden path, axes, narrative, recovery, `expect`), or a cassette's
+//! cross-run gates (stability, reliability). Each gate contributes one or more
+//! [`GateResult`] rows; a cell passes when every non-advisory row passes.
+//!
+//! Targets of `expect` assertions resolve, through the same selector as trace targets, against
+//! a **metrics object**: the run's envelope (`tool_calls`, `tool_results`, ...) plus one object
+//! per declared gate (`trajectory.passed`, `trajectory.mismatch_count`,
+//! `trajectory.dependency_satisfaction`, `golden_path.penalty`, `narrative.claimed_but_absent`,
+//! `recovery.time_to_detection_ms`, ...; and `stability.*`, `reliability.*` for the cross-run
+//! cells). Pass/fail flags appear there as 1 or 0, so numeric matchers gate them.
+//!
+//! Default gates apply when no assertion takes their place: `trajectory.passed >= 1`, both axes
+//! at 100, `golden_path.passed >= 1`, the narrative gate's own verdict,
+//! `stability.weakest_score >= 0.5`, `reliability.pass_at_k >= 100`. An explicit `expect`
+//! on a gate's targets replaces its default.
+//!
+//! [`CellReport::render`] prints a stable text (fixed float precision, no paths, no times): the
+//! snapshot a test runner keeps.
+//!
+//! ```
+//! use mcptest_core::gate::evaluate_run;
+//! use mcptest_core::spec::AgentSpec;
+//! use mcptest_core::eval::{ExpectedCall, ExpectedTrace};
+//! use mcptest_core::trace::Cassette;
+//!
+//! let cassette = Cassette::from_json_str("w.json", r#"{"tool_calls": [{"name": "get_weather"}]}"#).unwrap();
+//! let spec = AgentSpec::new("weather")
+//!     .trajectory(ExpectedTrace::strict(vec![ExpectedCall::by_name("get_weather")]));
+//! let report = evaluate_run(&spec, "run_1", &cassette.runs[0]);
+//! assert!(report.passed());
+//! assert!(report.render().contains("PASS trajectory"));
+//! ```
+
+use crate::eval::{
+    Divergence, check_narrative, find_faulted_call, recovery_marks_from_trace, score_golden_path,
+    score_recovery, score_trajectory_axes, summarize, trace_stability, trace_stability_across,
+    validate_trace,
+};
+use crate::json::canonical;
+use crate::matchers::Matcher;
+use crate::select::{Step, Target};
+use crate::spec::{AgentSpec, Expectation};
+use crate::trace::Run;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+use std::fmt::Write as _;
+
+/// The verdict of one gate (or one assertion) in a cell.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GateResult {
+    /// The gate: `trajectory`, `trajectory_axes`, `golden_path`, `narrative`, `recovery`,
+    /// `expect`, `stability`, `reliability`.
+    pub gate: String,
+    /// True when it held.
+    pub passed: bool,
+    /// Advisory rows are reported and never decide the cell.
+    pub advisory: bool,
+    /// One line: what was checked and the headline numbers.
+    pub summary: String,
+    /// Further lines: mismatches, diffs, reasons.
+    pub details: Vec<String>,
+}
+
+/// Everything one cell found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CellReport {
+    /// The agent's name.
+    pub agent: String,
+    /// The cell within the agent (`run_1`, `stability`, `reliability`).
+    pub cell: String,
+    /// One line per recorded call (`name {canonical args}`); empty for cross-run cells.
+    pub calls: Vec<String>,
+    /// The gate rows, in a fixed order.
+    pub gates: Vec<GateResult>,
+    /// The metrics object assertions were resolved against (without the envelope).
+    pub metrics: Value,
+}
+
+impl CellReport {
+    /// True when every non-advisory row passed.
+    pub fn passed(&self) -> bool {
+        self.gates.iter().all(|g| g.passed || g.advisory)
+    }
+
+    /// The rows that decided a failure.
+    pub fn failures(&self) -> impl Iterator<Item = &GateResult> {
+        self.gates.iter().filter(|g| !g.passed && !g.advisory)
+    }
+
+    /// A stable text of the report: the snapshot a runner keeps and diffs.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "agent: {}", self.agent);
+        let _ = writeln!(out, "cell: {}", self.cell);
+        let _ = writeln!(
+            out,
+            "verdict: {}",
+            if self.passed() { "PASS" } else { "FAIL" }
+        );
+        if !self.calls.is_empty() {
+            let _ = writeln!(out, "calls:");
+            for (i, c) in self.calls.iter().enumerate() {
+                let _ = writeln!(out, "  #{i} {c}");
+            }
+        }
+        let _ = writeln!(out, "gates:");
+        for g in &self.gates {
+            let status = match (g.passed, g.advisory) {
+                (true, false) => "PASS",
+                (false, false) => "FAIL",
+                (true, true) => "PASS (advisory)",
+                (false, true) => "FAIL (advisory)",
+            };
+            let _ = writeln!(out, "  {status} {}: {}", g.gate, g.summary);
+            for d in &g.details {
+                let _ = writeln!(out, "      {d}");
+            }
+        }
+        out
+    }
+}
+
+fn flag(b: bool) -> Value {
+    json!(u8::from(b))
+}
+
+fn row(gate: &str, passed: bool, summary: String, details: Vec<String>) -> GateResult {
+    GateResult {
+        gate: gate.into(),
+        passed,
+        advisory: false,
+        summary,
+        details,
+    }
+}
+
+/// True when some assertion targets `root.<one of fields>` (it replaces that default gate).
+fn targets(expect: &[Expectation], root: &str, fields: &[&str]) -> bool {
+    expect.iter().any(|e| {
+        let s = e.target.steps();
+        matches!(s.first(), Some(Step::Field(r)) if r == root)
+            && (fields.is_empty()
+                || matches!(s.get(1), Some(Step::Field(f)) if fields.contains(&f.as_str())))
+    })
+}
+
+/// Evaluates one assertion against `view`.
+pub fn check_expectation(e: &Expectation, view: &Value) -> GateResult {
+    let (passed, details) = match e.target.resolve(view) {
+        None => (false, vec![format!("no value at target `{}`", e.target)]),
+        Some(actual) => match e.matcher.check(&actual) {
+            Ok(diffs) if diffs.is_empty() => (true, vec![]),
+            Ok(diffs) => (false, diffs.iter().map(ToString::to_string).collect()),
+            Err(err) => (false, vec![format!("cannot evaluate: {err}")]),
+        },
+    };
+    GateResult {
+        gate: "expect".into(),
+        passed,
+        advisory: e.advisory,
+        summary: format!("{} {}", e.target, matcher_text(&e.matcher)),
+        details,
+    }
+}
+
+fn matcher_text(m: &Matcher) -> String {
+    serde_json::to_value(m).map_or_else(|_| m.key().to_string(), |v| canonical(&v))
+}
+
+fn short(v: &Value, max: usize) -> String {
+    let s = canonical(v);
+    if s.chars().count() <= max {
+        s
+    } else {
+        let cut: String = s.chars().take(max).collect();
+        format!("{cut}…")
+    }
+}
+
+/// Evaluates every per-run gate of `spec` on one run.
+pub fn evaluate_run(spec: &AgentSpec, cell: &str, run: &Run) -> CellReport {
+    let trace = &run.trace;
+    let calls = &trace.tool_calls;
+    let mut gates = Vec::new();
+    let mut metrics = Map::new();
+
+    let mut traj = Map::new();
+    if let Some(t) = &spec.trajectory {
+        match validate_trace(calls, t) {
+            Ok(v) => {
+                traj.insert("passed".into(), flag(v.passed));
+                traj.insert("mismatch_count".into(), json!(v.mismatches.len()));
+                if !targets(&spec.expect, "trajectory", &["passed", "mismatch_count"]) {
+                    gates.push(row(
+                        "trajectory",
+                        v.passed,
+                        format!(
+                            "{}, {} reference call(s), {} mismatch(es)",
+                            t.mode,
+                            t.calls.len(),
+                            v.mismatches.len()
+                        ),
+                        v.mismatches
+                            .iter()
+                            .flat_map(|m| {
+                                m.to_string()
+                                    .lines()
+                                    .map(str::to_string)
+                                    .collect::<Vec<_>>()
+                            })
+                            .collect(),
+                    ));
+                }
+            }
+            Err(e) => gates.push(row(
+                "trajectory",
+                false,
+                "the expectation is malformed".into(),
+                vec![e.to_string()],
+            )),
+        }
+    }
+    if let Some(a) = &spec.trajectory_axes {
+        let s = score_trajectory_axes(calls, a);
+        traj.insert(
+            "dependency_satisfaction".into(),
+            json!(s.dependency_satisfaction),
+        );
+        traj.insert("order_satisfaction".into(), json!(s.order_satisfaction));
+        if !targets(
+            &spec.expect,
+            "trajectory",
+            &["dependency_satisfaction", "order_satisfaction"],
+        ) {
+            let text = s.to_string();
+            let mut lines = text.lines().map(|l| l.trim().to_string());
+            lines.next();
+            gates.push(row(
+                "trajectory_axes",
+                s.passed(),
+                format!(
+                    "dependency_satisfaction {}, order_satisfaction {}",
+                    s.dependency_satisfaction, s.order_satisfaction
+                ),
+                lines.collect(),
+            ));
+        }
+    }
+    if !traj.is_empty() {
+        metrics.insert("trajectory".into(), Value::Object(traj));
+    }
+    if let Some(g) = &spec.golden_path {
+        let s = score_golden_path(calls, g);
+        metrics.insert(
+            "golden_path".into(),
+            json!({"passed": u8::from(s.passed), "penalty": s.penalty, "extra_steps": s.extra_steps,
+                   "backtracks": s.backtracks, "repeated_tools": s.repeated_tools}),
+        );
+        if !targets(&spec.expect, "golden_path", &[]) {
+            gates.push(row(
+                "golden_path",
+                s.passed,
+                format!(
+                    "penalty {:.3} (extra_steps {}, backtracks {}, repeated_tools {})",
+                    s.penalty, s.extra_steps, s.backtracks, s.repeated_tools
+                ),
+                vec![],
+            ));
+        }
+    }
+    if let Some(n) = &spec.narrative {
+        let r = check_narrative(&trace.final_text(), calls, &n.config());
+        let view = json!({"narrative": {
+            "divergence_score": r.divergence_score, "claimed_but_absent": r.claimed_but_absent,
+            "present_but_unclaimed": r.present_but_unclaimed, "arg_mismatch": r.arg_mismatch,
+            "gate_passed": u8::from(r.gate_passed)}});
+        metrics.insert("narrative".into(), view["narrative"].clone());
+        let items: Vec<String> = r.items.iter().map(divergence_line).collect();
+        let summary = format!(
+            "divergence_score {:.3} (claimed_but_absent {}, present_but_unclaimed {}, arg_mismatch {})",
+            r.divergence_score, r.claimed_but_absent, r.present_but_unclaimed, r.arg_mismatch
+        );
+        if n.expect.is_empty() {
+            let mut details = r.reasons.clone();
+            details.extend(items);
+            gates.push(row("narrative", r.gate_passed, summary, details));
+        } else {
+            let ceiling_ok = n
+                .max_divergence_score
+                .is_none_or(|c| r.divergence_score <= c);
+            let mut details = items;
+            if !ceiling_ok {
+                details.insert(
+                    0,
+                    format!(
+                        "divergence_score {:.3} is above max_divergence_score {:.3}",
+                        r.divergence_score,
+                        n.max_divergence_score.unwrap_or(0.0)
+                    ),
+                );
+            }
+            gates.push(row("narrative", ceiling_ok, summary, details));
+            for e in &n.expect {
+                let mut g = check_expectation(e, &view);
+                g.gate = "narrative".into();
+                gates.push(g);
+            }
+        }
+    }
+    if let Some(budget) = &spec.recovery {
+        let faulted = spec.inject.iter().find_map(|f| {
+            find_faulted_call(calls, f.target.tool.as_deref(), f.target.server.as_deref())
+                .map(|i| (f, i))
+        });
+        match faulted {
+            Some((fault, index)) => {
+                let r = score_recovery(&recovery_marks_from_trace(trace, index), budget);
+                metrics.insert(
+                    "recovery".into(),
+                    json!({"time_to_detection_ms": r.time_to_detection_ms,
+                           "time_to_recovery_ms": r.time_to_recovery_ms,
+                           "user_visible_hang_ms": r.user_visible_hang_ms,
+                           "recovered": u8::from(r.recovered),
+                           "clean_timeout": u8::from(r.clean_timeout),
+                           "passed": u8::from(r.passed)}),
+                );
+                let ms = |v: Option<u64>| v.map_or("never".to_string(), |v| format!("{v} ms"));
+                gates.push(row(
+                    "recovery",
+                    r.passed,
+                    format!(
+                        "fault `{}` at call #{index}: detected {}, recovered {}, hang {} ms, clean_timeout {}",
+                        fault.name,
+                        ms(r.time_to_detection_ms),
+                        ms(r.time_to_recovery_ms),
+                        r.user_visible_hang_ms,
+                        r.clean_timeout
+                    ),
+                    r.reasons.clone(),
+                ));
+            }
+            None => gates.push(row(
+                "recovery",
+                false,
+                "no recorded call matches an injected fault".into(),
+                vec![format!(
+                    "injected: {}; re-record the cassette with the fault injected",
+                    spec.inject
+                        .iter()
+                        .map(|f| f.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )],
+            )),
+        }
+    }
+    let mut view = trace.to_envelope();
+    if let Value::Object(v) = &mut view {
+        for (k, m) in &metrics {
+            v.insert(k.clone(), m.clone());
+        }
+    }
+    for e in &spec.expect {
+        gates.push(check_expectation(e, &view));
+    }
+    CellReport {
+        agent: spec.name.clone(),
+        cell: cell.into(),
+        calls: calls
+            .iter()
+            .map(|c| match &c.args {
+                Some(a) => format!("{} {}", c.name, short(a, 160)),
+                None => c.name.clone(),
+            })
+            .collect(),
+        gates,
+        metrics: Value::Object(metrics),
+    }
+}
+
+/// One line describing a narrative divergence.
+fn divergence_line(d: &Divergence) -> String {
+    format!("{}: {}", d.category, d.message)
+}
+
+/// Evaluates the stability gate of `spec` across a cassette's runs; `None` when undeclared.
+pub fn evaluate_stability(spec: &AgentSpec, cell: &str, runs: &[Run]) -> Option<CellReport> {
+    let gate = spec.stability.as_ref()?;
+    let across = trace_stability_across(runs.iter().map(|r| &r.trace));
+    let per_run: Vec<String> = runs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| format!("run_{}: {}", i + 1, trace_stability(&r.trace).summary()))
+        .collect();
+    let view = json!({"stability": {
+        "score": across.score, "weakest_score": across.weakest_score, "variance": across.variance,
+        "tool_sequence_similarity": across.tool_sequence_similarity,
+        "argument_consistency": across.argument_consistency,
+        "early_divergence": across.early_divergence}});
+    let summary = format!(
+        "score {:.3}, weakest_score {:.3}, variance {:.4}, tool_sequence_similarity {:.3}, \
+         argument_consistency {:.3}, early_divergence {}",
+        across.score,
+        across.weakest_score,
+        across.variance,
+        across.tool_sequence_similarity,
+        across.argument_consistency,
+        across.early_divergence
+    );
+    let mut gates = Vec::new();
+    if gate.expect.is_empty() {
+        let ok = across.weakest_score >= 0.5;
+        let mut details = per_run;
+        if !ok {
+            details.insert(
+                0,
+                format!(
+                    "default gate stability.weakest_score >= 0.5 failed: {:.3}",
+                    across.weakest_score
+                ),
+            );
+        }
+        gates.push(row("stability", ok, summary, details));
+    } else {
+        gates.push(GateResult {
+            gate: "stability".into(),
+            passed: true,
+            advisory: true,
+            summary,
+            details: per_run,
+        });
+        for e in &gate.expect {
+            let mut g = check_expectation(e, &view);
+            g.gate = "stability".into();
+            gates.push(g);
+        }
+    }
+    Some(CellReport {
+        agent: spec.name.clone(),
+        cell: cell.into(),
+        calls: vec![],
+        gates,
+        metrics: view,
+    })
+}
+
+/// Evaluates the reliability gate over the per-run verdicts; `None` when undeclared.
+pub fn evaluate_reliability(spec: &AgentSpec, cell: &str, verdicts: &[bool]) -> Option<CellReport> {
+    let gate = spec.reliability.as_ref()?;
+    let s = summarize(verdicts);
+    let view = json!({"reliability": {
+        "runs": s.runs, "pass_at_k": s.pass_at_k, "passhat_k": s.passhat_k,
+        "decay_curve": s.decay_curve, "variance_amplification": s.variance_amplification,
+        "graceful_degradation": s.graceful_degradation}});
+    let outcomes: String = verdicts
+        .iter()
+        .map(|&p| if p { 'P' } else { 'F' })
+        .collect();
+    let summary = format!(
+        "runs {} [{}], pass_at_k {}, passhat_k {}, decay_curve {:?}, variance_amplification {}, \
+         graceful_degradation {}",
+        s.runs,
+        outcomes,
+        s.pass_at_k,
+        s.passhat_k,
+        s.decay_curve,
+        s.variance_amplification,
+        s.graceful_degradation
+    );
+    let mut gates = Vec::new();
+    if gate.expect.is_empty() {
+        let ok = s.pass_at_k >= 100;
+        let details = if ok {
+            vec![]
+        } else {
+            vec!["default gate reliability.pass_at_k >= 100 failed: no run passed".into()]
+        };
+        gates.push(row("reliability", ok, summary, details));
+    } else {
+        gates.push(GateResult {
+            gate: "reliability".into(),
+            passed: true,
+            advisory: true,
+            summary,
+            details: vec![],
+        });
+        for e in &gate.expect {
+            let mut g = check_expectation(e, &view);
+            g.gate = "reliability".into();
+            gates.push(g);
+        }
+    }
+    Some(CellReport {
+        agent: spec.name.clone(),
+        cell: cell.into(),
+        calls: vec![],
+        gates,
+        metrics: view,
+    })
+}
+
+/// A target of `expect` that resolves to a gate's report rather than the trace.
+pub fn is_metric_target(t: &Target) -> bool {
+    matches!(
+        t.root_field(),
+        Some("trajectory" | "golden_path" | "narrative" | "recovery" | "stability" | "reliability")
+    )
+}

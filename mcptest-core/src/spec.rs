@@ -1,0 +1,432 @@
+//! What an agent is expected to do: the one model the Rust builder, the `#[mcptest::agent]`
+//! attribute and YAML suites all produce.
+//!
+//! An [`AgentSpec`] names the agent, where its cassettes are, how many runs it asks for, and its
+//! **gates**: trajectory, golden path, trajectory axes, narrative and recovery (per run),
+//! stability and reliability (across runs), and free `expect` assertions (a [`Target`] and a
+//! [`Matcher`]). [`AgentSpec::validate`] finds every mistake a spec can hold before anything is
+//! evaluated; [`crate::gate`] evaluates a valid spec against recorded runs.
+//!
+//! ```
+//! use mcptest_core::spec::{AgentSpec, Expectation, StabilityGate};
+//! use mcptest_core::eval::{ExpectedCall, ExpectedTrace};
+//! use mcptest_core::matchers::Matcher;
+//! use serde_json::json;
+//!
+//! let spec = AgentSpec::new("weather")
+//!     .cassettes(["tests/cassettes/weather/*.json"])
+//!     .runs(3)
+//!     .trajectory(ExpectedTrace::subsequence(vec![
+//!         ExpectedCall::by_name("get_weather").args_subset(json!({"city": "Sacramento"})),
+//!     ]))
+//!     .stability(StabilityGate::default())
+//!     .expect(Expectation::new("tool_results[0].is_error", Matcher::exact(json!(false)))?);
+//! assert!(spec.validate().is_empty());
+//!
+//! let single = AgentSpec::new("once").stability(StabilityGate::default());
+//! assert!(single.validate()[0].message.contains("runs"));
+//! # Ok::<(), mcptest_core::select::TargetError>(())
+//! ```
+
+use crate::eval::{
+    ExpectedArgs, ExpectedTrace, GoldenPath, NarrativeConfig, RecoveryBudget, TrajectoryAxes,
+};
+use crate::matchers::{Matcher, MatcherError};
+use crate::select::{Step, Target, TargetError};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+/// One agent's declaration.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AgentSpec {
+    /// The agent's name (a Rust function path or a suite's `name:`).
+    pub name: String,
+    /// The model the cassettes were recorded with (suite metadata).
+    pub model: Option<String>,
+    /// The prompt (suite metadata; recording uses it).
+    pub prompt: Option<String>,
+    /// The MCP servers the agent uses (suite metadata).
+    pub servers: Vec<String>,
+    /// Runs asked for; `None` means 1.
+    pub runs: Option<u32>,
+    /// Turn limit for recording.
+    pub max_turns: Option<u32>,
+    /// Token limit per model response for recording.
+    pub max_tokens: Option<u32>,
+    /// Cassette paths or glob patterns.
+    pub cassettes: Vec<String>,
+    /// The call plan.
+    pub trajectory: Option<ExpectedTrace>,
+    /// The ideal path and waste policy.
+    pub golden_path: Option<GoldenPath>,
+    /// Data-flow edges.
+    pub trajectory_axes: Option<TrajectoryAxes>,
+    /// The cross-run stability gate.
+    pub stability: Option<StabilityGate>,
+    /// The narrative-vs-trace gate.
+    pub narrative: Option<NarrativeGate>,
+    /// Faults injected while recording (names of suite `faults:`), resolved.
+    pub inject: Vec<Fault>,
+    /// The recovery gate.
+    pub recovery: Option<RecoveryBudget>,
+    /// The reliability gate over the runs' verdicts.
+    pub reliability: Option<ReliabilityGate>,
+    /// Free assertions on a run (targets into the trace or into per-run gate reports).
+    pub expect: Vec<Expectation>,
+    /// Whether the harness keeps a snapshot of each cell's report (default true).
+    pub snapshots: bool,
+}
+
+impl AgentSpec {
+    /// An agent with no gate yet and snapshots on.
+    pub fn new(name: impl Into<String>) -> Self {
+        AgentSpec {
+            name: name.into(),
+            snapshots: true,
+            ..AgentSpec::default()
+        }
+    }
+    /// Where the cassettes are (paths or globs).
+    pub fn cassettes<S: Into<String>>(mut self, globs: impl IntoIterator<Item = S>) -> Self {
+        self.cassettes = globs.into_iter().map(Into::into).collect();
+        self
+    }
+    /// How many runs the agent asks for.
+    pub fn runs(mut self, n: u32) -> Self {
+        self.runs = Some(n);
+        self
+    }
+    /// The call plan.
+    pub fn trajectory(mut self, t: ExpectedTrace) -> Self {
+        self.trajectory = Some(t);
+        self
+    }
+    /// The golden path.
+    pub fn golden_path(mut self, g: GoldenPath) -> Self {
+        self.golden_path = Some(g);
+        self
+    }
+    /// The trajectory axes.
+    pub fn trajectory_axes(mut self, a: TrajectoryAxes) -> Self {
+        self.trajectory_axes = Some(a);
+        self
+    }
+    /// The stability gate.
+    pub fn stability(mut self, s: StabilityGate) -> Self {
+        self.stability = Some(s);
+        self
+    }
+    /// The narrative gate.
+    pub fn narrative(mut self, n: NarrativeGate) -> Self {
+        self.narrative = Some(n);
+        self
+    }
+    /// The recovery gate.
+    pub fn recovery(mut self, r: RecoveryBudget) -> Self {
+        self.recovery = Some(r);
+        self
+    }
+    /// The reliability gate.
+    pub fn reliability(mut self, r: ReliabilityGate) -> Self {
+        self.reliability = Some(r);
+        self
+    }
+    /// Adds a free assertion.
+    pub fn expect(mut self, e: Expectation) -> Self {
+        self.expect.push(e);
+        self
+    }
+
+    /// The number of runs asked for (1 when unset).
+    pub fn run_count(&self) -> u32 {
+        self.runs.unwrap_or(1)
+    }
+
+    /// Every mistake in the spec, in declaration order; empty when it can be evaluated.
+    pub fn validate(&self) -> Vec<SpecError> {
+        let mut errors = Vec::new();
+        let mut err = |field: &str, message: String| {
+            errors.push(SpecError {
+                field: field.to_string(),
+                message,
+            })
+        };
+        if self.runs == Some(0) {
+            err("runs", "`runs` must be at least 1".into());
+        }
+        if let Some(t) = &self.trajectory {
+            for (i, c) in t.calls.iter().enumerate() {
+                if let ExpectedArgs::Schema(s) = &c.args {
+                    if let Err(e) = crate::matchers::compile_schema(s) {
+                        err(
+                            &format!("trajectory.calls[{i}].args.schema"),
+                            format!("malformed JSON Schema for `{}`: {e}", c.name),
+                        );
+                    }
+                }
+            }
+        }
+        if self.stability.is_some() && self.run_count() < 2 {
+            err(
+                "stability",
+                format!(
+                    "a stability gate needs a sample: it aggregates across runs, and this agent \
+                     asks for {} run; set `runs` to at least 2",
+                    self.run_count()
+                ),
+            );
+        }
+        if let Some(n) = &self.narrative {
+            if let Some(c) = n.max_divergence_score {
+                if !(0.0..=1.0).contains(&c) {
+                    err(
+                        "narrative.max_divergence_score",
+                        format!("`max_divergence_score` is a number from 0 to 1, found {c}"),
+                    );
+                }
+            }
+        }
+        if self.recovery.is_some() && self.inject.is_empty() {
+            err(
+                "recovery",
+                "a recovery gate needs a fault to recover from: add `inject: [<fault name>]`"
+                    .into(),
+            );
+        }
+        let groups: [(&str, &[Expectation]); 4] = [
+            ("expect", &self.expect),
+            (
+                "stability.expect",
+                self.stability.as_ref().map_or(&[], |s| &s.expect),
+            ),
+            (
+                "narrative.expect",
+                self.narrative.as_ref().map_or(&[], |n| &n.expect),
+            ),
+            (
+                "reliability.expect",
+                self.reliability.as_ref().map_or(&[], |r| &r.expect),
+            ),
+        ];
+        for (field, list) in groups {
+            for (i, e) in list.iter().enumerate() {
+                for message in e.problems() {
+                    err(&format!("{field}[{i}]"), message);
+                }
+            }
+        }
+        errors
+    }
+}
+
+/// A mistake in a spec: which field and what to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpecError {
+    /// The offending field (`stability`, `expect[2]`, `trajectory.calls[0].args.schema`).
+    pub field: String,
+    /// What is wrong and how to fix it.
+    pub message: String,
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}`: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+/// One assertion: the value a target selects must satisfy a matcher.
+///
+/// YAML: `{target: tool_calls[0].name, matcher: {exact: get_invoice}, advisory: false}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expectation {
+    /// What to look at.
+    #[serde(serialize_with = "ser_target", deserialize_with = "de_target")]
+    pub target: Target,
+    /// How to judge it.
+    pub matcher: Matcher,
+    /// An advisory assertion is reported and never decides the verdict.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub advisory: bool,
+}
+
+fn ser_target<S: Serializer>(t: &Target, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(t.as_str())
+}
+
+fn de_target<'de, D: Deserializer<'de>>(d: D) -> Result<Target, D::Error> {
+    let s = String::deserialize(d)?;
+    Target::parse(&s).map_err(serde::de::Error::custom)
+}
+
+impl Expectation {
+    /// A gating assertion.
+    pub fn new(target: &str, matcher: Matcher) -> Result<Self, TargetError> {
+        Ok(Expectation {
+            target: Target::parse(target)?,
+            matcher,
+            advisory: false,
+        })
+    }
+
+    /// The same assertion, advisory (reported, never gating).
+    pub fn advisory(mut self) -> Self {
+        self.advisory = true;
+        self
+    }
+
+    /// Why this assertion cannot gate, if it cannot: a model-graded matcher or narration as
+    /// the target (both allowed only when advisory), a malformed schema or regex.
+    pub fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if !self.advisory {
+            if let Some(kind) = self.matcher.model_graded() {
+                out.push(format!(
+                    "`{}` is model-graded and cannot decide a deterministic gate; use exact, \
+                     contains, schema, regex, not, all or any, or mark the assertion \
+                     `advisory: true`",
+                    kind.key()
+                ));
+            }
+            if reads_narration(&self.target) {
+                out.push(format!(
+                    "target `{}` reads the model's narration, and narration never decides a \
+                     verdict (the observable-evidence rule): assert on tool_calls[...] or \
+                     tool_results[...] instead, or mark the assertion `advisory: true`",
+                    self.target
+                ));
+            }
+        }
+        if let Err(e) = self.matcher.validate() {
+            if !matches!(e, MatcherError::ModelGraded(_)) {
+                out.push(e.to_string());
+            }
+        }
+        out
+    }
+}
+
+/// True when a target selects the model's prose: `final_response`, a turn's `content`, or a
+/// container holding them (`conversation`, `conversation.turns[0]`, the whole run).
+pub fn reads_narration(target: &Target) -> bool {
+    let steps = target.steps();
+    let field = |i: usize| match steps.get(i) {
+        Some(Step::Field(f)) => Some(f.as_str()),
+        _ => None,
+    };
+    match (field(0), steps.len()) {
+        (None, 0) => true,
+        (Some("final_response"), _) => true,
+        (Some("conversation"), 1) => true,
+        (Some("conversation"), _) => match field(1) {
+            Some("turns") => steps.len() <= 3 || field(3) == Some("content"),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// The cross-run stability gate (`stability:`).
+///
+/// With no `expect`, the default gate is `stability.weakest_score >= 0.5`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StabilityGate {
+    /// Assertions on `stability.*` targets; empty = the default gate.
+    #[serde(default)]
+    pub expect: Vec<Expectation>,
+}
+
+/// The narrative-vs-trace gate (`narrative:`).
+///
+/// With no `expect`, the default gate fails on any claimed-but-absent mutating action;
+/// `max_divergence_score` adds a ceiling either way.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NarrativeGate {
+    /// Tool names always treated as writes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mutating_tools: Vec<String>,
+    /// Tool names never treated as writes (wins over `mutating_tools`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub readonly_tools: Vec<String>,
+    /// Fail when the divergence score exceeds this (0 to 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_divergence_score: Option<f64>,
+    /// Advisory, model-assisted signal; never changes the verdict.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub llm_assisted: bool,
+    /// Assertions on `narrative.*` targets; empty = the default gate.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expect: Vec<Expectation>,
+}
+
+impl NarrativeGate {
+    /// The checker's configuration.
+    pub fn config(&self) -> NarrativeConfig {
+        NarrativeConfig {
+            mutating_tools: self.mutating_tools.clone(),
+            readonly_tools: self.readonly_tools.clone(),
+            max_divergence_score: self.max_divergence_score,
+            llm_assisted: self.llm_assisted,
+        }
+    }
+}
+
+/// The reliability gate over the runs' verdicts (`reliability:`).
+///
+/// With no `expect`, the default gate is `reliability.pass_at_k >= 100` (at least one run
+/// passed every per-run gate); assert `reliability.passhat_k` for "every run passed".
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReliabilityGate {
+    /// Assertions on `reliability.*` targets; empty = the default gate.
+    #[serde(default)]
+    pub expect: Vec<Expectation>,
+}
+
+/// Where a fault applies: a tool, a server, or both.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FaultTarget {
+    /// The tool; `None` matches every tool of `server`.
+    #[serde(default)]
+    pub tool: Option<String>,
+    /// The server; `None` matches `tool` on any server.
+    #[serde(default)]
+    pub server: Option<String>,
+}
+
+/// What a fault does to `tools/call`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FaultKind {
+    /// Never answers.
+    Hang,
+    /// Never answers (a deadlocked backend rather than a stalled network).
+    Wedged,
+    /// Answers after `delay_ms`.
+    Slow,
+    /// Hangs `failures` times, then answers.
+    RecoverAfter,
+}
+
+/// A named fault (`faults:` in a suite).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fault {
+    /// The name agents `inject:`.
+    pub name: String,
+    /// Where it applies.
+    pub target: FaultTarget,
+    /// What it does.
+    pub kind: FaultKind,
+    /// The delay of a `slow` fault.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay_ms: Option<u64>,
+    /// How many calls a `recover_after` fault hangs before answering.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failures: Option<u32>,
+}
