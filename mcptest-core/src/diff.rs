@@ -55,11 +55,18 @@ impl fmt::Display for AssertionDiff {
             &self.pointer
         };
         write!(f, "at {at}: {}", self.message)?;
+        // Show the values the message does not already state.
+        let mut sep = "; ";
         if let Some(e) = &self.expected {
-            write!(f, "; expected {e}")?;
+            if !self.message.contains("expected") {
+                write!(f, "{sep}expected {e}")?;
+                sep = ", ";
+            }
         }
         if let Some(a) = &self.actual {
-            write!(f, ", recorded {a}")?;
+            if !self.message.contains("recorded") {
+                write!(f, "{sep}recorded {a}")?;
+            }
         }
         Ok(())
     }

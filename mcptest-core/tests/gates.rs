@@ -1,0 +1,370 @@
+//! Spec validation and gate evaluation: default gates, explicit expectations, the oracle rule.
+
+use mcptest_core::eval::{ExpectedCall, ExpectedTrace, GoldenPath, RecoveryBudget, TrajectoryAxes};
+use mcptest_core::gate::{evaluate_reliability, evaluate_run, evaluate_stability};
+use mcptest_core::matchers::Matcher;
+use mcptest_core::select::Target;
+use mcptest_core::spec::{
+    AgentSpec, Expectation, Fault, FaultKind, FaultTarget, NarrativeGate, ReliabilityGate,
+    StabilityGate, reads_narration,
+};
+use mcptest_core::trace::{Cassette, Run};
+use serde_json::{Value, json};
+
+fn run(v: Value) -> Run {
+    Cassette::from_value(&v).unwrap().runs.remove(0)
+}
+
+fn invoice_run(final_text: &str) -> Run {
+    run(json!({
+        "tool_calls": [{"name": "billing__get_invoice", "args": {"id": 42}}],
+        "tool_results": [{"is_error": false, "content": [{"type": "text", "text": "invoice 42: paid"}]}],
+        "conversation": {"tokens": {"total": 900}, "turns": [
+            {"role": "user", "content": "Look up invoice 42 and tell me its status."},
+            {"role": "assistant", "content": final_text}]},
+    }))
+}
+
+fn expect(target: &str, m: Value) -> Expectation {
+    Expectation::new(target, serde_json::from_value(m).unwrap()).unwrap()
+}
+
+#[test]
+fn documents_invoice_oracle_passes_on_evidence_whatever_the_prose() {
+    // The documents' example: the run passes on what it observably did, even when the model
+    // closes with a claim of a refund it never made.
+    let spec = AgentSpec::new("invoice lookup stays read-only")
+        .expect(expect(
+            "tool_calls[0].name",
+            json!({"exact": "get_invoice"}),
+        ))
+        .expect(expect("tool_results[0].is_error", json!({"exact": false})));
+    for prose in ["Invoice 42 is paid.", "Done, I issued the refund."] {
+        let r = evaluate_run(&spec, "run_1", &invoice_run(prose));
+        assert!(r.passed(), "{}", r.render());
+    }
+    // ...and a separate assertion catches the narrated-but-never-taken action only when the
+    // action happens: no refund call, so `not contains refund_order` holds.
+    let guard = spec.expect(expect(
+        "tool_calls[*].name",
+        json!({"not": {"contains": ["refund_order"]}}),
+    ));
+    assert!(evaluate_run(&guard, "run_1", &invoice_run("Done, refunded.")).passed());
+}
+
+#[test]
+fn narration_targets_are_load_errors_unless_advisory() {
+    for t in [
+        "final_response",
+        "conversation",
+        "conversation.turns",
+        "conversation.turns[-1]",
+        "conversation.turns[*].content",
+        "",
+    ] {
+        assert!(reads_narration(&Target::parse(t).unwrap()), "{t}");
+    }
+    for t in [
+        "conversation.tokens.total",
+        "tool_calls[0].args",
+        "narrative.claimed_but_absent",
+    ] {
+        assert!(!reads_narration(&Target::parse(t).unwrap()), "{t}");
+    }
+    let gating = AgentSpec::new("a").expect(expect("final_response", json!({"regex": "done"})));
+    let errs = gating.validate();
+    assert_eq!(errs.len(), 1);
+    assert_eq!(errs[0].field, "expect[0]");
+    assert!(
+        errs[0]
+            .message
+            .contains("narration never decides a verdict"),
+        "{}",
+        errs[0]
+    );
+    let advisory =
+        AgentSpec::new("a").expect(expect("final_response", json!({"regex": "done"})).advisory());
+    assert!(advisory.validate().is_empty());
+    // An advisory failure is reported and never decides the cell.
+    let r = evaluate_run(&advisory, "run_1", &invoice_run("all good"));
+    assert!(r.passed());
+    assert!(
+        r.render()
+            .contains("FAIL (advisory) expect: final_response"),
+        "{}",
+        r.render()
+    );
+}
+
+#[test]
+fn validation_gathers_every_mistake() {
+    let spec = AgentSpec::new("x")
+        .runs(1)
+        .stability(StabilityGate {
+            expect: vec![expect("stability.score", json!({"llm-judge": "stable?"}))],
+        })
+        .trajectory(ExpectedTrace::strict(vec![
+            ExpectedCall::by_name("a").args_schema(json!({"type": 5})),
+        ]))
+        .expect(expect("tool_calls[0].name", json!({"regex": "(unclosed"})))
+        .recovery(RecoveryBudget {
+            max_detection_ms: 3000,
+            max_recovery_ms: None,
+            require_clean_timeout: true,
+        })
+        .narrative(NarrativeGate {
+            max_divergence_score: Some(1.5),
+            ..NarrativeGate::default()
+        });
+    let fields: Vec<String> = spec.validate().into_iter().map(|e| e.field).collect();
+    assert_eq!(
+        fields,
+        vec![
+            "trajectory.calls[0].args.schema",
+            "stability",
+            "narrative.max_divergence_score",
+            "recovery",
+            "expect[0]",
+            "stability.expect[0]",
+        ]
+    );
+    assert!(
+        AgentSpec::new("z").runs(0).validate()[0]
+            .message
+            .contains("at least 1")
+    );
+}
+
+#[test]
+fn default_gates_and_their_replacement_by_explicit_expectations() {
+    let r = run(json!({"tool_calls": [{"name": "search"}, {"name": "open"}, {"name": "search"}]}));
+    let spec = AgentSpec::new("s")
+        .trajectory(ExpectedTrace::strict(vec![ExpectedCall::by_name("search")]))
+        .golden_path(GoldenPath::new(["search", "open"]))
+        .trajectory_axes(TrajectoryAxes::default().order("open", "search"));
+    let rep = evaluate_run(&spec, "run_1", &r);
+    let gates: Vec<(&str, bool)> = rep
+        .gates
+        .iter()
+        .map(|g| (g.gate.as_str(), g.passed))
+        .collect();
+    assert_eq!(
+        gates,
+        vec![
+            ("trajectory", false),
+            ("trajectory_axes", false),
+            ("golden_path", false)
+        ]
+    );
+    assert_eq!(rep.metrics["trajectory"]["mismatch_count"], 2);
+    assert_eq!(rep.metrics["trajectory"]["order_satisfaction"], 0);
+    assert_eq!(rep.metrics["golden_path"]["backtracks"], 1);
+    // Explicit assertions on a gate's targets replace its default gate.
+    let relaxed = spec
+        .expect(expect(
+            "trajectory.mismatch_count",
+            json!({"schema": {"maximum": 2}}),
+        ))
+        .expect(expect(
+            "golden_path.penalty",
+            json!({"schema": {"minimum": 0.4}}),
+        ))
+        .expect(expect(
+            "trajectory.order_satisfaction",
+            json!({"schema": {"minimum": 0}}),
+        ));
+    let rep = evaluate_run(&relaxed, "run_1", &r);
+    assert!(rep.passed(), "{}", rep.render());
+    assert!(rep.gates.iter().all(|g| g.gate == "expect"));
+}
+
+#[test]
+fn a_target_that_names_nothing_fails_with_a_message() {
+    let spec = AgentSpec::new("a").expect(expect("tool_results[3].status", json!({"exact": 200})));
+    let rep = evaluate_run(&spec, "run_1", &invoice_run("ok"));
+    assert!(!rep.passed());
+    assert_eq!(
+        rep.gates[0].details,
+        vec!["no value at target `tool_results[3].status`"]
+    );
+}
+
+#[test]
+fn narrative_gate_default_and_explicit() {
+    let r = run(json!({
+        "tool_calls": [{"name": "get_issue", "args": {"issue": 412}}, {"name": "add_label", "args": {"label": "flaky"}}],
+        "final_response": "I added the label and created a comment on the issue."
+    }));
+    let default = AgentSpec::new("triage").narrative(NarrativeGate::default());
+    let rep = evaluate_run(&default, "run_1", &r);
+    assert!(
+        !rep.passed(),
+        "claimed a comment it never created:\n{}",
+        rep.render()
+    );
+    assert!(
+        rep.metrics["narrative"]["claimed_but_absent"]
+            .as_u64()
+            .unwrap()
+            >= 1
+    );
+    let explicit = AgentSpec::new("triage").narrative(NarrativeGate {
+        expect: vec![expect(
+            "narrative.present_but_unclaimed",
+            json!({"schema": {"maximum": 5}}),
+        )],
+        ..NarrativeGate::default()
+    });
+    assert!(
+        evaluate_run(&explicit, "run_1", &r).passed(),
+        "explicit expect replaces the default gate"
+    );
+}
+
+#[test]
+fn recovery_gate_reads_virtual_time_off_the_trace() {
+    let hung = json!({
+        "tool_calls": [
+            {"name": "search", "server": "faulty", "args": {"q": "incident"}, "started_ms": 100, "ended_ms": 3100},
+            {"name": "search_backup", "server": "docs", "args": {"q": "incident"}, "started_ms": 3150, "ended_ms": 3400}],
+        "tool_results": [{"is_error": true, "timed_out": true}, {"is_error": false}]
+    });
+    let fault = Fault {
+        name: "hung-search".into(),
+        target: FaultTarget {
+            tool: Some("search".into()),
+            server: None,
+        },
+        kind: FaultKind::Hang,
+        delay_ms: None,
+        failures: None,
+    };
+    let mut spec = AgentSpec::new("recovers").recovery(RecoveryBudget {
+        max_detection_ms: 3000,
+        max_recovery_ms: Some(5000),
+        require_clean_timeout: true,
+    });
+    spec.inject.push(fault);
+    let rep = evaluate_run(&spec, "run_1", &run(hung.clone()));
+    assert!(rep.passed(), "{}", rep.render());
+    assert_eq!(rep.metrics["recovery"]["time_to_detection_ms"], 3000);
+    assert_eq!(rep.metrics["recovery"]["time_to_recovery_ms"], 3300);
+    // No call matches the injected fault: the gate fails and says to re-record.
+    let other = run(json!({"tool_calls": [{"name": "lookup"}]}));
+    let rep = evaluate_run(&spec, "run_1", &other);
+    assert!(!rep.passed());
+    assert!(rep.gates[0].details[0].contains("re-record"));
+}
+
+fn weather_run(calls: &[(&str, Value)], turns: &[&str], tokens: u64) -> Run {
+    let calls: Vec<Value> = calls
+        .iter()
+        .map(|(n, a)| json!({"name": n, "args": a}))
+        .collect();
+    let mut t: Vec<Value> =
+        vec![json!({"role": "user", "content": "What is the weather in Sacramento?"})];
+    t.extend(
+        turns
+            .iter()
+            .map(|x| json!({"role": "assistant", "content": x})),
+    );
+    run(json!({"tool_calls": calls, "conversation": {"tokens": {"total": tokens}, "turns": t}}))
+}
+
+#[test]
+fn stability_cell_default_gate_and_explicit_expectations() {
+    let runs = vec![
+        weather_run(
+            &[("get_weather", json!({"city": "Sacramento"}))],
+            &["71°F and clear."],
+            1900,
+        ),
+        weather_run(
+            &[("get_weather", json!({"city": "Sacramento"}))],
+            &["It is 71°F."],
+            1800,
+        ),
+    ];
+    let spec = AgentSpec::new("weather")
+        .runs(2)
+        .stability(StabilityGate::default());
+    let rep = evaluate_stability(&spec, "stability", &runs).unwrap();
+    assert!(rep.passed(), "{}", rep.render());
+    assert_eq!(rep.metrics["stability"]["tool_sequence_similarity"], 1.0);
+    // A looping run: the same failing call five times, 40k tokens.
+    let looping = weather_run(
+        &vec![("get_weather", json!({"city": "Sacramento"})); 5],
+        &["a", "b", "c"],
+        40_000,
+    );
+    let runs = vec![runs[0].clone(), looping];
+    let rep = evaluate_stability(&spec, "stability", &runs).unwrap();
+    assert!(!rep.passed(), "{}", rep.render());
+    let strict = AgentSpec::new("weather").runs(2).stability(StabilityGate {
+        expect: vec![expect(
+            "stability.tool_sequence_similarity",
+            json!({"schema": {"minimum": 0.9}}),
+        )],
+    });
+    let rep = evaluate_stability(&strict, "stability", &runs).unwrap();
+    assert!(!rep.passed());
+    assert!(evaluate_stability(&AgentSpec::new("none"), "stability", &runs).is_none());
+}
+
+#[test]
+fn reliability_cell_uses_the_documents_numbers() {
+    let spec = AgentSpec::new("r").reliability(ReliabilityGate {
+        expect: vec![expect(
+            "reliability.passhat_k",
+            json!({"schema": {"minimum": 50}}),
+        )],
+    });
+    let rep = evaluate_reliability(&spec, "reliability", &[true, true, true, false]).unwrap();
+    assert_eq!(
+        rep.metrics["reliability"]["decay_curve"],
+        json!([100, 100, 100, 31])
+    );
+    assert_eq!(rep.metrics["reliability"]["graceful_degradation"], 60);
+    assert!(!rep.passed(), "pass^k 31 < 50");
+    let default = AgentSpec::new("r").reliability(ReliabilityGate::default());
+    assert!(
+        evaluate_reliability(&default, "reliability", &[false, true])
+            .unwrap()
+            .passed()
+    );
+    assert!(
+        !evaluate_reliability(&default, "reliability", &[false, false])
+            .unwrap()
+            .passed()
+    );
+}
+
+#[test]
+fn rendered_reports_are_stable_text() {
+    let spec = AgentSpec::new("docs")
+        .trajectory(ExpectedTrace::subsequence(vec![
+            ExpectedCall::by_name("open").args_subset(json!({"url": "https://a"})),
+        ]))
+        .golden_path(GoldenPath::new(["search", "open"]))
+        .expect(expect("tool_calls[0].args.q", json!({"regex": "^rust"})));
+    let r = run(json!({"tool_calls": [
+        {"name": "search", "args": {"q": "rust pin", "limit": 5}},
+        {"name": "open", "args": {"url": "https://b"}}]}));
+    let text = evaluate_run(&spec, "run_1", &r).render();
+    let expected = r#"agent: docs
+cell: run_1
+verdict: FAIL
+calls:
+  #0 search {"limit":5,"q":"rust pin"}
+  #1 open {"url":"https://b"}
+gates:
+  FAIL trajectory: subsequence, 1 reference call(s), 1 mismatch(es)
+      expected #0 / recorded #1: expected `open` with args containing {"url":"https://a"} (reference #0); no call to `open` at or after recorded #0 has matching arguments (showing recorded #1)
+          at /args/url: expected "https://a", recorded "https://b"
+  PASS golden_path: penalty 1.000 (extra_steps 0, backtracks 0, repeated_tools 0)
+  PASS expect: tool_calls[0].args.q {"regex":"^rust"}
+"#;
+    assert_eq!(text, expected);
+    let m: Matcher = Matcher::exact(json!(1));
+    assert_eq!(m.key(), "exact");
+}
