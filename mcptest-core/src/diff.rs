@@ -57,16 +57,16 @@ impl fmt::Display for AssertionDiff {
         write!(f, "at {at}: {}", self.message)?;
         // Show the values the message does not already state.
         let mut sep = "; ";
-        if let Some(e) = &self.expected {
-            if !self.message.contains("expected") {
-                write!(f, "{sep}expected {e}")?;
-                sep = ", ";
-            }
+        if let Some(e) = &self.expected
+            && !self.message.contains("expected")
+        {
+            write!(f, "{sep}expected {e}")?;
+            sep = ", ";
         }
-        if let Some(a) = &self.actual {
-            if !self.message.contains("recorded") {
-                write!(f, "{sep}recorded {a}")?;
-            }
+        if let Some(a) = &self.actual
+            && !self.message.contains("recorded")
+        {
+            write!(f, "{sep}recorded {a}")?;
         }
         Ok(())
     }

@@ -259,6 +259,7 @@ impl Matcher {
         Matcher::Regex(RegexMatcher::new(r))
     }
     /// `not: m`.
+    #[allow(clippy::should_implement_trait)] // named after the YAML key, not `!`
     pub fn not(m: Matcher) -> Self {
         Matcher::Not(Box::new(m))
     }

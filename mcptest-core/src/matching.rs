@@ -163,6 +163,30 @@ pub(crate) fn expand(
     assignment
 }
 
+/// Groups items into classes: items with equal `key(index)` (a name and a hash) are compared
+/// with `same` against each class's first member, so a hash collision never merges unequal
+/// items. Returns the members of each class, in first-seen order.
+pub(crate) fn group<'a, T>(
+    items: &'a [T],
+    key: impl Fn(usize) -> (&'a str, u64),
+    same: impl Fn(&T, &T) -> bool,
+) -> Vec<Vec<usize>> {
+    let mut index: std::collections::HashMap<(&str, u64), Vec<usize>> =
+        std::collections::HashMap::with_capacity(items.len());
+    let mut members: Vec<Vec<usize>> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let bucket = index.entry(key(i)).or_default();
+        match bucket.iter().find(|&&c| same(&items[members[c][0]], item)) {
+            Some(&c) => members[c].push(i),
+            None => {
+                bucket.push(members.len());
+                members.push(vec![i]);
+            }
+        }
+    }
+    members
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,28 +214,4 @@ mod tests {
         let total: usize = max_class_matching(&g)[0].iter().map(|&(_, n)| n).sum();
         assert_eq!(total, 2);
     }
-}
-
-/// Groups items into classes: items with equal `key(index)` (a name and a hash) are compared
-/// with `same` against each class's first member, so a hash collision never merges unequal
-/// items. Returns the members of each class, in first-seen order.
-pub(crate) fn group<'a, T>(
-    items: &'a [T],
-    key: impl Fn(usize) -> (&'a str, u64),
-    same: impl Fn(&T, &T) -> bool,
-) -> Vec<Vec<usize>> {
-    let mut index: std::collections::HashMap<(&str, u64), Vec<usize>> =
-        std::collections::HashMap::with_capacity(items.len());
-    let mut members: Vec<Vec<usize>> = Vec::new();
-    for (i, item) in items.iter().enumerate() {
-        let bucket = index.entry(key(i)).or_default();
-        match bucket.iter().find(|&&c| same(&items[members[c][0]], item)) {
-            Some(&c) => members[c].push(i),
-            None => {
-                bucket.push(members.len());
-                members.push(vec![i]);
-            }
-        }
-    }
-    members
 }

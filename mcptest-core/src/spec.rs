@@ -156,13 +156,13 @@ impl AgentSpec {
         }
         if let Some(t) = &self.trajectory {
             for (i, c) in t.calls.iter().enumerate() {
-                if let ExpectedArgs::Schema(s) = &c.args {
-                    if let Err(e) = crate::matchers::compile_schema(s) {
-                        err(
-                            &format!("trajectory.calls[{i}].args.schema"),
-                            format!("malformed JSON Schema for `{}`: {e}", c.name),
-                        );
-                    }
+                if let ExpectedArgs::Schema(s) = &c.args
+                    && let Err(e) = crate::matchers::compile_schema(s)
+                {
+                    err(
+                        &format!("trajectory.calls[{i}].args.schema"),
+                        format!("malformed JSON Schema for `{}`: {e}", c.name),
+                    );
                 }
             }
         }
@@ -176,15 +176,13 @@ impl AgentSpec {
                 ),
             );
         }
-        if let Some(n) = &self.narrative {
-            if let Some(c) = n.max_divergence_score {
-                if !(0.0..=1.0).contains(&c) {
-                    err(
-                        "narrative.max_divergence_score",
-                        format!("`max_divergence_score` is a number from 0 to 1, found {c}"),
-                    );
-                }
-            }
+        if let Some(c) = self.narrative.as_ref().and_then(|n| n.max_divergence_score)
+            && !(0.0..=1.0).contains(&c)
+        {
+            err(
+                "narrative.max_divergence_score",
+                format!("`max_divergence_score` is a number from 0 to 1, found {c}"),
+            );
         }
         if self.recovery.is_some() && self.inject.is_empty() {
             err(
@@ -299,10 +297,10 @@ impl Expectation {
                 ));
             }
         }
-        if let Err(e) = self.matcher.validate() {
-            if !matches!(e, MatcherError::ModelGraded(_)) {
-                out.push(e.to_string());
-            }
+        if let Err(e) = self.matcher.validate()
+            && !matches!(e, MatcherError::ModelGraded(_))
+        {
+            out.push(e.to_string());
         }
         out
     }

@@ -454,9 +454,9 @@ fn strict(
     let n = expected.calls.len();
     let mut out = Vec::new();
     for i in 0..n.max(calls.len()) {
-        match (expected.calls.get(i), calls.get(i)) {
-            (Some(e), Some(r)) => {
-                let diffs = call_diffs(e, &checks[i], r);
+        match (expected.calls.get(i).zip(checks.get(i)), calls.get(i)) {
+            (Some((e, check)), Some(r)) => {
+                let diffs = call_diffs(e, check, r);
                 if !diffs.is_empty() {
                     let reason = if e.name != r.name {
                         format!("position {i}: expected {e}, recorded `{}`", r.name)
@@ -474,7 +474,7 @@ fn strict(
                     });
                 }
             }
-            (Some(e), None) => out.push(TraceMismatch {
+            (Some((e, _)), None) => out.push(TraceMismatch {
                 expected_index: Some(i),
                 recorded_index: None,
                 diffs: vec![missing_call_diff(e)],

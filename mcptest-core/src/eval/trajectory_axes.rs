@@ -133,11 +133,7 @@ pub fn score_trajectory_axes(calls: &[ToolCall], axes: &TrajectoryAxes) -> AxesS
             .iter()
             .filter(|e| e.axis == axis)
             .fold((0u64, 0u64), |(h, t), e| (h + u64::from(e.held), t + 1));
-        if total == 0 {
-            100
-        } else {
-            (held * 100 / total) as u32
-        }
+        (held * 100).checked_div(total).map_or(100, |p| p as u32)
     };
     AxesScore {
         dependency_satisfaction: percent(Axis::Dependency),
