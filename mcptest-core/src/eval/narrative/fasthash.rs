@@ -1,0 +1,51 @@
+//! Hashing for the narrative check. Every map here is keyed by short words or small integers
+//! and looked up once per token; a multiply-rotate hash (the one rustc uses internally) is
+//! several times faster than SipHash on such keys, and has no random seed. No map's iteration
+//! order reaches a report.
+
+use std::collections::{HashMap as StdHashMap, HashSet as StdHashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A multiply-rotate hasher over 8-byte words.
+#[derive(Default, Clone, Copy)]
+pub(super) struct FastHasher(u64);
+
+impl Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes([
+                c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
+            ]));
+        }
+        for &b in chunks.remainder() {
+            self.add(u64::from(b));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl FastHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+/// A hash map with [`FastHasher`].
+pub(super) type HashMap<K, V> = StdHashMap<K, V, BuildHasherDefault<FastHasher>>;
+/// A hash set with [`FastHasher`].
+pub(super) type HashSet<K> = StdHashSet<K, BuildHasherDefault<FastHasher>>;
