@@ -12,6 +12,8 @@
 //!   `any`) and the one diff shape, [`AssertionDiff`].
 //! * [`eval`]: the evaluators: trajectory validation in five match modes, golden-path scoring,
 //!   trajectory axes, and the metrics built on them.
+//! * [`spec`] and [`gate`]: what an agent is expected to do, and the cell reports that grade it.
+//! * [`suite`]: YAML suites loaded into the same specs, and where their cassettes live.
 //!
 //! Every function in [`eval`] is pure and deterministic: the same cassette gives the same numbers
 //! on every machine, every time.
@@ -47,6 +49,7 @@ mod matching;
 pub mod select;
 pub mod spec;
 pub mod suggest;
+pub mod suite;
 pub mod trace;
 
 pub use diff::AssertionDiff;

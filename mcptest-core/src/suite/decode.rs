@@ -1,0 +1,1309 @@
+//! From the node tree to the suite model, gathering every problem with its position.
+//!
+//! Each block is decoded by hand rather than through derived `Deserialize` impls, for three
+//! reasons: an unknown key gets a did-you-mean, a wrong type says what to write instead, and
+//! every decoded field records where it was written so that a problem found later by
+//! [`AgentSpec::validate`] (which names a field path such as `stability.expect[0]`) is reported
+//! at the right line and column.
+
+use super::node::{Kind, Node, Pos};
+use super::paths::{default_cassette, slug};
+use super::{Problem, ServerConfig};
+use crate::eval::{ExpectedArgs, ExpectedCall, ExpectedTrace, GoldenPath, MatchMode};
+use crate::eval::{RecoveryBudget, TrajectoryAxes};
+use crate::matchers::{MATCHER_KEYS, Matcher, ModelGradedKind};
+use crate::select::Target;
+use crate::spec::{
+    AgentSpec, Expectation, Fault, FaultKind, FaultTarget, NarrativeGate, ReliabilityGate,
+    StabilityGate,
+};
+use crate::suggest::did_you_mean;
+use std::collections::HashMap;
+
+pub(crate) const SUITE_KEYS: &[&str] = &["servers", "faults", "agents"];
+pub(crate) const SERVER_KEYS: &[&str] = &["command", "args", "env", "cwd"];
+pub(crate) const FAULT_KEYS: &[&str] = &["name", "target", "kind", "delay_ms", "failures"];
+pub(crate) const AGENT_KEYS: &[&str] = &[
+    "name",
+    "model",
+    "servers",
+    "prompt",
+    "runs",
+    "max_turns",
+    "max_tokens",
+    "cassette",
+    "trajectory",
+    "golden_path",
+    "trajectory_axes",
+    "stability",
+    "narrative",
+    "inject",
+    "recovery",
+    "reliability",
+    "expect",
+    "snapshots",
+];
+const FAULT_KINDS: &[&str] = &["hang", "wedged", "slow", "recover_after"];
+
+/// What a decoded suite holds, before it becomes a [`super::Suite`].
+pub(crate) struct Decoded {
+    pub servers: Vec<ServerConfig>,
+    pub faults: Vec<Fault>,
+    pub agents: Vec<AgentSpec>,
+}
+
+/// The decoding state: the problems found so far and where every decoded field was written.
+pub(crate) struct Decoder<'t> {
+    lines: Vec<&'t str>,
+    pub problems: Vec<Problem>,
+    spans: HashMap<String, Pos>,
+    suite_stem: String,
+}
+
+/// The entries of a map node, checked for duplicate and unknown keys.
+struct Fields<'n> {
+    entries: Vec<(&'n str, &'n Node, &'n Node)>,
+    pos: Pos,
+}
+
+impl<'n> Fields<'n> {
+    fn get(&self, key: &str) -> Option<(&'n Node, &'n Node)> {
+        self.entries
+            .iter()
+            .find(|(k, _, _)| *k == key)
+            .map(|(_, k, v)| (*k, *v))
+    }
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+fn quoted_list(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl<'t> Decoder<'t> {
+    pub fn new(text: &'t str, suite_stem: String) -> Self {
+        Decoder {
+            lines: text.lines().collect(),
+            problems: Vec::new(),
+            spans: HashMap::new(),
+            suite_stem,
+        }
+    }
+
+    /// Records a problem at `pos`.
+    pub fn problem(&mut self, pos: Pos, path: &str, message: impl Into<String>) {
+        let source_line = self
+            .lines
+            .get(pos.line.saturating_sub(1))
+            .map(|l| l.to_string())
+            .unwrap_or_default();
+        self.problems.push(Problem {
+            line: pos.line,
+            column: pos.column,
+            path: path.to_string(),
+            message: message.into(),
+            source_line,
+        });
+    }
+
+    fn wrong_type(&mut self, node: &Node, path: &str, expected: &str, hint: &str) {
+        let found = match node.scalar_text() {
+            Some(t) if !matches!(node.kind, Kind::Null) => format!("{} `{t}`", node.type_name()),
+            _ => node.type_name().to_string(),
+        };
+        let hint = if hint.is_empty() {
+            String::new()
+        } else {
+            format!("; {hint}")
+        };
+        self.problem(
+            node.pos,
+            path,
+            format!("`{path}` must be {expected}, found {found}{hint}"),
+        );
+    }
+
+    /// The entries of a map node; `None` (with a problem recorded) when it is not a map.
+    /// A null node is an empty map when `null_is_empty`.
+    fn fields<'n>(
+        &mut self,
+        node: &'n Node,
+        path: &str,
+        what: &str,
+        known: &[&str],
+        null_is_empty: bool,
+    ) -> Option<Fields<'n>> {
+        let entries = match &node.kind {
+            Kind::Map(e) => e,
+            Kind::Null if null_is_empty => {
+                return Some(Fields {
+                    entries: vec![],
+                    pos: node.pos,
+                });
+            }
+            _ => {
+                let keys = quoted_list(known);
+                self.wrong_type(node, path, "a map", &format!("{what} has the keys {keys}"));
+                return None;
+            }
+        };
+        let mut out: Vec<(&'n str, &'n Node, &'n Node)> = Vec::new();
+        for (k, v) in entries {
+            let Kind::Str(key) = &k.kind else {
+                self.problem(
+                    k.pos,
+                    path,
+                    format!(
+                        "a key of {what} must be a name, found {}; the keys are {}",
+                        k.type_name(),
+                        quoted_list(known)
+                    ),
+                );
+                continue;
+            };
+            if let Some((_, first, _)) = out.iter().find(|(n, _, _)| *n == key.as_str()) {
+                let first = first.pos;
+                self.problem(
+                    k.pos,
+                    &join(path, key),
+                    format!(
+                        "duplicate key `{key}` in {what} (first written at line {}, column {}); \
+                         keep one of them",
+                        first.line, first.column
+                    ),
+                );
+                continue;
+            }
+            if !known.contains(&key.as_str()) {
+                let hint = did_you_mean(key, known)
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
+                self.problem(
+                    k.pos,
+                    &join(path, key),
+                    format!(
+                        "unknown key `{key}` in {what}{hint}; the keys are {}",
+                        quoted_list(known)
+                    ),
+                );
+                continue;
+            }
+            out.push((key.as_str(), k, v));
+        }
+        Some(Fields {
+            entries: out,
+            pos: node.pos,
+        })
+    }
+
+    /// The value of `key` in `f`, recording where the key was written.
+    fn field<'n>(&mut self, f: &Fields<'n>, path: &str, key: &str) -> Option<&'n Node> {
+        let (k, v) = f.get(key)?;
+        self.spans.insert(join(path, key), k.pos);
+        Some(v)
+    }
+
+    fn required<'n>(
+        &mut self,
+        f: &Fields<'n>,
+        path: &str,
+        key: &str,
+        what: &str,
+        example: &str,
+    ) -> Option<&'n Node> {
+        let v = self.field(f, path, key);
+        if v.is_none() {
+            self.problem(
+                f.pos,
+                &join(path, key),
+                format!("{what} needs `{key}:` (for example `{example}`)"),
+            );
+        }
+        v
+    }
+
+    fn string(&mut self, node: &Node, path: &str) -> Option<String> {
+        match &node.kind {
+            Kind::Str(s) => Some(s.clone()),
+            Kind::Bool(_) | Kind::Int(_) | Kind::UInt(_) | Kind::Float(_) => {
+                let t = node.scalar_text().unwrap_or_default();
+                self.wrong_type(
+                    node,
+                    path,
+                    "a string",
+                    &format!("quote it to keep it as text: \"{t}\""),
+                );
+                None
+            }
+            _ => {
+                self.wrong_type(node, path, "a string", "");
+                None
+            }
+        }
+    }
+
+    fn nonempty_string(&mut self, node: &Node, path: &str) -> Option<String> {
+        let s = self.string(node, path)?;
+        if s.trim().is_empty() {
+            self.problem(node.pos, path, format!("`{path}` must not be empty"));
+            return None;
+        }
+        Some(s)
+    }
+
+    fn uint(&mut self, node: &Node, path: &str, min: u64, max: u64) -> Option<u64> {
+        let n = match node.kind {
+            Kind::UInt(u) => u,
+            Kind::Int(i) if i >= 0 => i as u64,
+            Kind::Int(_) => {
+                self.wrong_type(node, path, &format!("a whole number of at least {min}"), "");
+                return None;
+            }
+            _ => {
+                self.wrong_type(node, path, "a whole number", "");
+                return None;
+            }
+        };
+        if n < min || n > max {
+            self.problem(
+                node.pos,
+                path,
+                format!("`{path}` must be from {min} to {max}, found {n}"),
+            );
+            return None;
+        }
+        Some(n)
+    }
+
+    fn u32(&mut self, node: &Node, path: &str, min: u32) -> Option<u32> {
+        self.uint(node, path, u64::from(min), u64::from(u32::MAX))
+            .map(|n| n as u32)
+    }
+
+    fn float(&mut self, node: &Node, path: &str) -> Option<f64> {
+        match node.kind {
+            Kind::UInt(u) => Some(u as f64),
+            Kind::Int(i) => Some(i as f64),
+            Kind::Float(f) if f.is_finite() => Some(f),
+            _ => {
+                self.wrong_type(node, path, "a number", "");
+                None
+            }
+        }
+    }
+
+    fn boolean(&mut self, node: &Node, path: &str) -> Option<bool> {
+        match node.kind {
+            Kind::Bool(b) => Some(b),
+            _ => {
+                self.wrong_type(node, path, "`true` or `false`", "");
+                None
+            }
+        }
+    }
+
+    fn list<'n>(&mut self, node: &'n Node, path: &str, example: &str) -> Option<&'n [Node]> {
+        match &node.kind {
+            Kind::Seq(items) => Some(items),
+            Kind::Null => Some(&[]),
+            _ => {
+                self.wrong_type(node, path, "a list", &format!("write `{example}`"));
+                None
+            }
+        }
+    }
+
+    fn string_list(&mut self, node: &Node, path: &str, example: &str) -> Option<Vec<String>> {
+        let items = self.list(node, path, example)?;
+        let mut out = Vec::new();
+        let mut ok = true;
+        for (i, item) in items.iter().enumerate() {
+            let p = format!("{path}[{i}]");
+            self.spans.insert(p.clone(), item.pos);
+            match self.nonempty_string(item, &p) {
+                Some(s) => out.push(s),
+                None => ok = false,
+            }
+        }
+        ok.then_some(out)
+    }
+
+    fn json(&mut self, node: &Node, path: &str) -> Option<serde_json::Value> {
+        match node.to_json() {
+            Ok(v) => Some(v),
+            Err((pos, message)) => {
+                self.problem(pos, path, message);
+                None
+            }
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // The suite
+
+    pub fn suite(&mut self, root: &Node) -> Option<Decoded> {
+        let example = "agents:\n  - name: weather lookup\n    model: claude-sonnet-4-5\n    \
+                       prompt: What is the weather in Sacramento?";
+        match &root.kind {
+            Kind::Null => {
+                self.problem(
+                    root.pos,
+                    "",
+                    format!(
+                        "the suite is empty: a suite lists its agents under `agents:`, for \
+                         example\n{example}"
+                    ),
+                );
+                return None;
+            }
+            Kind::Map(_) => {}
+            _ => {
+                self.problem(
+                    root.pos,
+                    "",
+                    format!(
+                        "a suite is a map with `agents:` (and optionally `servers:` and \
+                         `faults:`), found {}; for example\n{example}",
+                        root.type_name()
+                    ),
+                );
+                return None;
+            }
+        }
+        let f = self.fields(root, "", "a suite", SUITE_KEYS, false)?;
+        let servers = match self.field(&f, "", "servers") {
+            Some(n) => self.servers(n),
+            None => vec![],
+        };
+        let faults = match self.field(&f, "", "faults") {
+            Some(n) => self.faults(n),
+            None => vec![],
+        };
+        let Some(agents_node) = self.field(&f, "", "agents") else {
+            self.problem(
+                root.pos,
+                "agents",
+                format!("the suite has no `agents:` list; add one, for example\n{example}"),
+            );
+            return None;
+        };
+        let items = self.list(agents_node, "agents", "agents: [ ... ]")?;
+        if items.is_empty() {
+            self.problem(
+                agents_node.pos,
+                "agents",
+                "`agents:` is empty: add at least one agent (a `- name: ...` entry)",
+            );
+        }
+        let mut agents = Vec::new();
+        let mut seen: HashMap<(String, String), Pos> = HashMap::new();
+        for (i, item) in items.iter().enumerate() {
+            let path = format!("agents[{i}]");
+            self.spans.insert(path.clone(), item.pos);
+            for spec in self.agent(item, &path, &faults) {
+                let key = (
+                    slug(&spec.name),
+                    spec.model.clone().unwrap_or_default().to_lowercase(),
+                );
+                let at = self
+                    .spans
+                    .get(&join(&path, "name"))
+                    .copied()
+                    .unwrap_or(item.pos);
+                if let Some(first) = seen.get(&key) {
+                    let first = *first;
+                    self.problem(
+                        at,
+                        &join(&path, "name"),
+                        format!(
+                            "agent `{}` with model `{}` collides with the agent at line {}: \
+                             both would use the cassette folder `{}`; give one a different name",
+                            spec.name,
+                            spec.model.as_deref().unwrap_or(""),
+                            first.line,
+                            key.0
+                        ),
+                    );
+                    continue;
+                }
+                seen.insert(key, at);
+                agents.push(spec);
+            }
+        }
+        Some(Decoded {
+            servers,
+            faults,
+            agents,
+        })
+    }
+
+    fn servers(&mut self, node: &Node) -> Vec<ServerConfig> {
+        let Kind::Map(entries) = &node.kind else {
+            if !matches!(node.kind, Kind::Null) {
+                self.wrong_type(
+                    node,
+                    "servers",
+                    "a map from server name to its launch command",
+                    "write `servers:\\n  weather:\\n    command: weather-mcp`",
+                );
+            }
+            return vec![];
+        };
+        let mut out: Vec<ServerConfig> = Vec::new();
+        for (k, v) in entries {
+            let Some(name) = self.string(k, "servers") else {
+                continue;
+            };
+            let path = format!("servers.{name}");
+            if out.iter().any(|s| s.name == name) {
+                self.problem(
+                    k.pos,
+                    &path,
+                    format!("duplicate server `{name}`; keep one of them"),
+                );
+                continue;
+            }
+            let what = format!("server `{name}`");
+            let Some(f) = self.fields(v, &path, &what, SERVER_KEYS, false) else {
+                continue;
+            };
+            let command = self
+                .required(&f, &path, "command", &what, "command: weather-mcp")
+                .and_then(|n| self.nonempty_string(n, &join(&path, "command")));
+            let args = match self.field(&f, &path, "args") {
+                Some(n) => self
+                    .string_list(n, &join(&path, "args"), "args: [--stdio]")
+                    .unwrap_or_default(),
+                None => vec![],
+            };
+            let env = match self.field(&f, &path, "env") {
+                Some(n) => self.env_names(n, &join(&path, "env")),
+                None => vec![],
+            };
+            let cwd = self
+                .field(&f, &path, "cwd")
+                .and_then(|n| self.nonempty_string(n, &join(&path, "cwd")));
+            if let Some(command) = command {
+                out.push(ServerConfig {
+                    name,
+                    command,
+                    args,
+                    env,
+                    cwd,
+                });
+            }
+        }
+        out
+    }
+
+    fn env_names(&mut self, node: &Node, path: &str) -> Vec<String> {
+        if let Kind::Map(_) = node.kind {
+            self.problem(
+                node.pos,
+                path,
+                format!(
+                    "`{path}` lists the names of environment variables passed to the server \
+                     (`env: [WEATHER_API_KEY]`), never their values: values come from the \
+                     environment at record time, so secrets never sit in a suite file"
+                ),
+            );
+            return vec![];
+        }
+        let names = self
+            .string_list(node, path, "env: [WEATHER_API_KEY]")
+            .unwrap_or_default();
+        let items: &[Node] = match &node.kind {
+            Kind::Seq(items) => items,
+            _ => &[],
+        };
+        let mut out = Vec::new();
+        for (name, item) in names.into_iter().zip(items) {
+            let valid = name
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if valid {
+                out.push(name);
+            } else {
+                self.problem(
+                    item.pos,
+                    path,
+                    format!(
+                        "`{name}` is not an environment variable name (letters, digits and `_`, \
+                         not starting with a digit); `env:` lists names, never values"
+                    ),
+                );
+            }
+        }
+        out
+    }
+
+    fn faults(&mut self, node: &Node) -> Vec<Fault> {
+        let example = "faults: [{name: hung-search, target: {tool: search}, kind: hang}]";
+        let Some(items) = self.list(node, "faults", example) else {
+            return vec![];
+        };
+        let mut out: Vec<Fault> = Vec::new();
+        let mut at: HashMap<String, Pos> = HashMap::new();
+        for (i, item) in items.iter().enumerate() {
+            let path = format!("faults[{i}]");
+            let Some(f) = self.fields(item, &path, "a fault", FAULT_KEYS, false) else {
+                continue;
+            };
+            let name_node = self.required(&f, &path, "name", "a fault", "name: hung-search");
+            let name = name_node.and_then(|n| self.nonempty_string(n, &join(&path, "name")));
+            let target =
+                match self.required(&f, &path, "target", "a fault", "target: {tool: search}") {
+                    Some(n) => self.fault_target(n, &join(&path, "target")),
+                    None => None,
+                };
+            let kind_node = self.required(&f, &path, "kind", "a fault", "kind: hang");
+            let kind = kind_node.and_then(|n| self.fault_kind(n, &join(&path, "kind")));
+            let delay_ms = self
+                .field(&f, &path, "delay_ms")
+                .and_then(|n| self.uint(n, &join(&path, "delay_ms"), 0, u64::MAX));
+            let failures = self
+                .field(&f, &path, "failures")
+                .and_then(|n| self.u32(n, &join(&path, "failures"), 1));
+            let (Some(name), Some(target), Some(kind)) = (name, target, kind) else {
+                continue;
+            };
+            let kind_pos = kind_node.map_or(item.pos, |n| n.pos);
+            match kind {
+                FaultKind::Slow if delay_ms.is_none() && f.get("delay_ms").is_none() => self
+                    .problem(
+                        kind_pos,
+                        &join(&path, "kind"),
+                        "a `slow` fault needs `delay_ms:` (how long each call takes to answer)",
+                    ),
+                FaultKind::RecoverAfter if failures.is_none() && f.get("failures").is_none() => {
+                    self.problem(
+                        kind_pos,
+                        &join(&path, "kind"),
+                        "a `recover_after` fault needs `failures:` (how many calls hang before \
+                         the server answers)",
+                    )
+                }
+                _ => {}
+            }
+            if kind != FaultKind::Slow {
+                if let Some((k, _)) = f.get("delay_ms") {
+                    self.problem(
+                        k.pos,
+                        &join(&path, "delay_ms"),
+                        "`delay_ms` applies to `kind: slow` only; remove it or change the kind",
+                    );
+                }
+            }
+            if kind != FaultKind::RecoverAfter {
+                if let Some((k, _)) = f.get("failures") {
+                    self.problem(
+                        k.pos,
+                        &join(&path, "failures"),
+                        "`failures` applies to `kind: recover_after` only; remove it or change \
+                         the kind",
+                    );
+                }
+            }
+            let name_pos = name_node.map_or(item.pos, |n| n.pos);
+            if let Some(first) = at.get(&name) {
+                let first = *first;
+                self.problem(
+                    name_pos,
+                    &join(&path, "name"),
+                    format!(
+                        "duplicate fault name `{name}` (first declared at line {}); fault names \
+                         are what agents `inject:`, so each must be unique",
+                        first.line
+                    ),
+                );
+                continue;
+            }
+            at.insert(name.clone(), name_pos);
+            out.push(Fault {
+                name,
+                target,
+                kind,
+                delay_ms,
+                failures,
+            });
+        }
+        out
+    }
+
+    fn fault_target(&mut self, node: &Node, path: &str) -> Option<FaultTarget> {
+        let f = self.fields(node, path, "a fault target", &["tool", "server"], false)?;
+        let tool = self
+            .field(&f, path, "tool")
+            .and_then(|n| self.nonempty_string(n, &join(path, "tool")));
+        let server = self
+            .field(&f, path, "server")
+            .and_then(|n| self.nonempty_string(n, &join(path, "server")));
+        if tool.is_none() && server.is_none() {
+            if f.entries.is_empty() {
+                self.problem(
+                    node.pos,
+                    path,
+                    "a fault target names a tool, a server, or both: `{tool: search}`, \
+                     `{server: docs}`, `{tool: search, server: docs}`",
+                );
+            }
+            return None;
+        }
+        Some(FaultTarget { tool, server })
+    }
+
+    fn fault_kind(&mut self, node: &Node, path: &str) -> Option<FaultKind> {
+        let s = self.string(node, path)?;
+        let kind = match s.as_str() {
+            "hang" => FaultKind::Hang,
+            "wedged" => FaultKind::Wedged,
+            "slow" => FaultKind::Slow,
+            "recover_after" | "recover-after" => FaultKind::RecoverAfter,
+            other => {
+                let hint = did_you_mean(other, FAULT_KINDS)
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
+                let extra = if other.contains(':') {
+                    "; write the delay or count as its own key: `kind: slow` with \
+                     `delay_ms: 300`, `kind: recover_after` with `failures: 2`"
+                } else {
+                    ""
+                };
+                self.problem(
+                    node.pos,
+                    path,
+                    format!(
+                        "unknown fault kind `{other}`{hint}; expected one of {}{extra}",
+                        quoted_list(FAULT_KINDS)
+                    ),
+                );
+                return None;
+            }
+        };
+        Some(kind)
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // An agent
+
+    fn agent(&mut self, node: &Node, path: &str, faults: &[Fault]) -> Vec<AgentSpec> {
+        let Some(f) = self.fields(node, path, "an agent", AGENT_KEYS, false) else {
+            return vec![];
+        };
+        let before = self.problems.len();
+        let name_node = self.required(&f, path, "name", "an agent", "name: weather lookup");
+        let name = name_node.and_then(|n| self.nonempty_string(n, &join(path, "name")));
+        if let (Some(n), Some(node)) = (&name, name_node) {
+            if slug(n).is_empty() {
+                self.problem(
+                    node.pos,
+                    &join(path, "name"),
+                    format!(
+                        "the name `{n}` has no letter or digit, so it cannot name the agent's \
+                         cassette folder; add a word to it"
+                    ),
+                );
+            }
+        }
+        let model_node = self.required(&f, path, "model", "an agent", "model: claude-sonnet-4-5");
+        let models = model_node.and_then(|n| self.models(n, &join(path, "model")));
+        let mut spec = AgentSpec::new(name.clone().unwrap_or_default());
+        if let Some(n) = self.field(&f, path, "servers") {
+            spec.servers = self
+                .string_list(n, &join(path, "servers"), "servers: [weather]")
+                .unwrap_or_default();
+        }
+        if let Some(n) = self.field(&f, path, "prompt") {
+            spec.prompt = self.string(n, &join(path, "prompt"));
+        }
+        if let Some(n) = self.field(&f, path, "runs") {
+            spec.runs = self.u32(n, &join(path, "runs"), 1);
+        }
+        if let Some(n) = self.field(&f, path, "max_turns") {
+            spec.max_turns = self.u32(n, &join(path, "max_turns"), 1);
+        }
+        if let Some(n) = self.field(&f, path, "max_tokens") {
+            spec.max_tokens = self.u32(n, &join(path, "max_tokens"), 1);
+        }
+        let cassette = self
+            .field(&f, path, "cassette")
+            .and_then(|n| self.nonempty_string(n, &join(path, "cassette")));
+        if let Some(n) = self.field(&f, path, "snapshots") {
+            spec.snapshots = self.boolean(n, &join(path, "snapshots")).unwrap_or(true);
+        }
+        if let Some(n) = self.field(&f, path, "trajectory") {
+            spec.trajectory = self.trajectory(n, &join(path, "trajectory"));
+        }
+        if let Some(n) = self.field(&f, path, "golden_path") {
+            spec.golden_path = self.golden_path(n, &join(path, "golden_path"));
+        }
+        if let Some(n) = self.field(&f, path, "trajectory_axes") {
+            spec.trajectory_axes = self.axes(n, &join(path, "trajectory_axes"));
+        }
+        if let Some(n) = self.field(&f, path, "stability") {
+            let p = join(path, "stability");
+            if let Some(g) = self.fields(n, &p, "`stability:`", &["expect"], true) {
+                let expect = self.expect_list(&g, &p);
+                spec.stability = Some(StabilityGate { expect });
+            }
+        }
+        if let Some(n) = self.field(&f, path, "narrative") {
+            spec.narrative = self.narrative(n, &join(path, "narrative"));
+        }
+        if let Some(n) = self.field(&f, path, "reliability") {
+            let p = join(path, "reliability");
+            if let Some(g) = self.fields(n, &p, "`reliability:`", &["expect"], true) {
+                let expect = self.expect_list(&g, &p);
+                spec.reliability = Some(ReliabilityGate { expect });
+            }
+        }
+        if let Some(n) = self.field(&f, path, "inject") {
+            spec.inject = self.inject(n, &join(path, "inject"), faults);
+        }
+        if let Some(n) = self.field(&f, path, "recovery") {
+            spec.recovery = self.recovery(n, &join(path, "recovery"));
+        }
+        if let Some(n) = self.field(&f, path, "expect") {
+            spec.expect = self.expectations(n, &join(path, "expect"));
+        }
+        let (Some(_), Some(models)) = (name, models) else {
+            return vec![];
+        };
+        if models.len() > 1 {
+            if let (Some(_), Some((k, _))) = (&cassette, f.get("cassette")) {
+                self.problem(
+                    k.pos,
+                    &join(path, "cassette"),
+                    "`cassette:` names one file, and this agent lists several models; drop \
+                     `cassette:` so each model gets its own cassette, or split the agent",
+                );
+                return vec![];
+            }
+        }
+        // Semantic checks run on the decoded spec; a check about a field whose decoding
+        // already failed would only repeat that problem, so it is left out.
+        let reported: Vec<String> = self.problems[before..]
+            .iter()
+            .map(|p| p.path.clone())
+            .collect();
+        let mut out = Vec::new();
+        for model in models {
+            let mut s = spec.clone();
+            s.cassettes = vec![match &cassette {
+                Some(c) => c.clone(),
+                None => default_cassette(&self.suite_stem, &s.name, &model),
+            }];
+            s.model = Some(model);
+            out.push(s);
+        }
+        if let Some(first) = out.first() {
+            for e in first.validate() {
+                let root = e.field.split(['.', '[']).next().unwrap_or_default();
+                let related: &[&str] = match root {
+                    "stability" => &["stability", "runs"],
+                    "recovery" => &["recovery", "inject"],
+                    _ => &[],
+                };
+                let repeats = std::iter::once(root)
+                    .chain(related.iter().copied())
+                    .any(|r| {
+                        let p = join(path, r);
+                        reported.iter().any(|q| {
+                            q == &p
+                                || q.starts_with(&format!("{p}."))
+                                || q.starts_with(&format!("{p}["))
+                        })
+                    });
+                if !repeats {
+                    let pos = self.locate(path, &e.field, &e.message);
+                    self.problem(pos, &join(path, &e.field), e.message);
+                }
+            }
+        }
+        out
+    }
+
+    fn models(&mut self, node: &Node, path: &str) -> Option<Vec<String>> {
+        match &node.kind {
+            Kind::Seq(_) => {
+                let models = self.string_list(node, path, "model: [claude-sonnet-4-5]")?;
+                if models.is_empty() {
+                    self.problem(node.pos, path, "`model:` lists no model; name at least one");
+                    return None;
+                }
+                Some(models)
+            }
+            _ => self.nonempty_string(node, path).map(|m| vec![m]),
+        }
+    }
+
+    /// Where a problem [`AgentSpec::validate`] reports about `field` was written.
+    fn locate(&self, agent_path: &str, field: &str, message: &str) -> Pos {
+        let mut candidates = Vec::new();
+        if field.ends_with(']') && field.contains("expect[") {
+            let sub = if message.starts_with("target") {
+                "target"
+            } else {
+                "matcher"
+            };
+            candidates.push(format!("{field}.{sub}"));
+        }
+        let mut f = field.to_string();
+        loop {
+            candidates.push(f.clone());
+            match f.rfind(['.', '[']) {
+                Some(i) => f.truncate(i),
+                None => break,
+            }
+        }
+        candidates
+            .iter()
+            .find_map(|c| self.spans.get(&join(agent_path, c)).copied())
+            .or_else(|| self.spans.get(agent_path).copied())
+            .unwrap_or_default()
+    }
+
+    fn inject(&mut self, node: &Node, path: &str, faults: &[Fault]) -> Vec<Fault> {
+        let names = self
+            .string_list(node, path, "inject: [hung-search]")
+            .unwrap_or_default();
+        let items: &[Node] = match &node.kind {
+            Kind::Seq(items) => items,
+            _ => &[],
+        };
+        let known: Vec<&str> = faults.iter().map(|f| f.name.as_str()).collect();
+        let mut out = Vec::new();
+        for (name, item) in names.iter().zip(items) {
+            match faults.iter().find(|f| &f.name == name) {
+                Some(f) => out.push(f.clone()),
+                None => {
+                    let hint = did_you_mean(name, &known)
+                        .map(|s| format!(" (did you mean `{s}`?)"))
+                        .unwrap_or_default();
+                    let declared = if known.is_empty() {
+                        "the suite declares no faults; add a top-level `faults:` list, for \
+                         example `faults: [{name: hung-search, target: {tool: search}, kind: \
+                         hang}]`"
+                            .to_string()
+                    } else {
+                        format!(
+                            "declare it under the top-level `faults:` or use one of {}",
+                            quoted_list(&known)
+                        )
+                    };
+                    self.problem(
+                        item.pos,
+                        path,
+                        format!("`inject:` names the fault `{name}`, which is not declared{hint}; {declared}"),
+                    );
+                }
+            }
+        }
+        out
+    }
+
+    fn trajectory(&mut self, node: &Node, path: &str) -> Option<ExpectedTrace> {
+        let f = self.fields(node, path, "`trajectory:`", &["mode", "calls"], false)?;
+        let mode = match self.required(&f, path, "mode", "`trajectory:`", "mode: subsequence") {
+            Some(n) => {
+                let p = join(path, "mode");
+                let s = self.string(n, &p)?;
+                match s.parse::<MatchMode>() {
+                    Ok(m) => Some(m),
+                    Err(e) => {
+                        self.problem(n.pos, &p, e);
+                        None
+                    }
+                }
+            }
+            None => None,
+        };
+        let mut calls = Vec::new();
+        if let Some(n) = self.field(&f, path, "calls") {
+            let p = join(path, "calls");
+            for (i, item) in self
+                .list(n, &p, "calls: [{name: get_weather}]")
+                .unwrap_or_default()
+                .iter()
+                .enumerate()
+            {
+                let cp = format!("{p}[{i}]");
+                self.spans.insert(cp.clone(), item.pos);
+                if let Some(c) = self.expected_call(item, &cp) {
+                    calls.push(c);
+                }
+            }
+        }
+        Some(ExpectedTrace { mode: mode?, calls })
+    }
+
+    fn expected_call(&mut self, node: &Node, path: &str) -> Option<ExpectedCall> {
+        if let Kind::Str(name) = &node.kind {
+            return Some(ExpectedCall::by_name(name.clone()));
+        }
+        let f = self.fields(node, path, "an expected call", &["name", "args"], false)?;
+        let name = self
+            .required(&f, path, "name", "an expected call", "name: get_weather")
+            .and_then(|n| self.nonempty_string(n, &join(path, "name")));
+        let args = match self.field(&f, path, "args") {
+            Some(n) => self.expected_args(n, &join(path, "args"))?,
+            None => ExpectedArgs::Any,
+        };
+        Some(ExpectedCall { name: name?, args })
+    }
+
+    fn expected_args(&mut self, node: &Node, path: &str) -> Option<ExpectedArgs> {
+        const SHAPES: &[&str] = &["any", "ignore", "exact", "subset", "schema"];
+        let how = "`any`, `ignore`, `{exact: ...}`, `{subset: ...}` or `{schema: ...}`";
+        match &node.kind {
+            Kind::Null => Some(ExpectedArgs::Any),
+            Kind::Str(s) if s == "any" => Some(ExpectedArgs::Any),
+            Kind::Str(s) if s == "ignore" => Some(ExpectedArgs::Ignore),
+            Kind::Str(s) => {
+                let hint = did_you_mean(s, SHAPES)
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
+                self.problem(
+                    node.pos,
+                    path,
+                    format!("unknown argument shape `{s}`{hint}; expected {how}"),
+                );
+                None
+            }
+            Kind::Map(entries) if entries.len() == 1 => {
+                let (k, v) = &entries[0];
+                let key = k.scalar_text().unwrap_or_default();
+                let p = join(path, &key);
+                self.spans.insert(p.clone(), v.pos);
+                match key.as_str() {
+                    "exact" => self.json(v, &p).map(ExpectedArgs::Exact),
+                    "subset" | "contains" => self.json(v, &p).map(ExpectedArgs::Subset),
+                    "schema" => self.json(v, &p).map(ExpectedArgs::Schema),
+                    other => {
+                        let hint = did_you_mean(other, SHAPES)
+                            .map(|s| format!(" (did you mean `{s}`?)"))
+                            .unwrap_or_default();
+                        self.problem(
+                            k.pos,
+                            &p,
+                            format!("unknown argument shape `{other}`{hint}; expected {how}"),
+                        );
+                        None
+                    }
+                }
+            }
+            _ => {
+                self.wrong_type(node, path, how, "");
+                None
+            }
+        }
+    }
+
+    fn golden_path(&mut self, node: &Node, path: &str) -> Option<GoldenPath> {
+        let keys = &[
+            "calls",
+            "allow_extra_steps",
+            "penalize_backtracking",
+            "penalize_repeated_tools",
+        ];
+        let f = self.fields(node, path, "`golden_path:`", keys, false)?;
+        let calls = self
+            .required(&f, path, "calls", "`golden_path:`", "calls: [search, open]")
+            .and_then(|n| self.string_list(n, &join(path, "calls"), "calls: [search, open]"));
+        let mut g = GoldenPath::new(calls?);
+        if let Some(n) = self.field(&f, path, "allow_extra_steps") {
+            g.allow_extra_steps = self.boolean(n, &join(path, "allow_extra_steps"))?;
+        }
+        if let Some(n) = self.field(&f, path, "penalize_backtracking") {
+            g.penalize_backtracking = self.boolean(n, &join(path, "penalize_backtracking"))?;
+        }
+        if let Some(n) = self.field(&f, path, "penalize_repeated_tools") {
+            g.penalize_repeated_tools = self.boolean(n, &join(path, "penalize_repeated_tools"))?;
+        }
+        Some(g)
+    }
+
+    fn axes(&mut self, node: &Node, path: &str) -> Option<TrajectoryAxes> {
+        let f = self.fields(
+            node,
+            path,
+            "`trajectory_axes:`",
+            &["dependencies", "order"],
+            true,
+        )?;
+        let mut axes = TrajectoryAxes::default();
+        if let Some(n) = self.field(&f, path, "dependencies") {
+            axes.dependencies = self.edges(
+                n,
+                &join(path, "dependencies"),
+                ("producer", "consumer"),
+                "a dependency",
+            )?;
+        }
+        if let Some(n) = self.field(&f, path, "order") {
+            axes.order = self.edges(
+                n,
+                &join(path, "order"),
+                ("first", "second"),
+                "an order edge",
+            )?;
+        }
+        Some(axes)
+    }
+
+    fn edges(
+        &mut self,
+        node: &Node,
+        path: &str,
+        (a, b): (&str, &str),
+        what: &str,
+    ) -> Option<Vec<(String, String)>> {
+        let example = format!("[{{{a}: search, {b}: fetch_page}}]");
+        let items = self.list(node, path, &example)?;
+        let mut out = Vec::new();
+        let mut ok = true;
+        for (i, item) in items.iter().enumerate() {
+            let p = format!("{path}[{i}]");
+            let Some(f) = self.fields(item, &p, what, &[a, b], false) else {
+                ok = false;
+                continue;
+            };
+            let x = self
+                .required(&f, &p, a, what, &format!("{a}: search"))
+                .and_then(|n| self.nonempty_string(n, &join(&p, a)));
+            let y = self
+                .required(&f, &p, b, what, &format!("{b}: fetch_page"))
+                .and_then(|n| self.nonempty_string(n, &join(&p, b)));
+            match (x, y) {
+                (Some(x), Some(y)) => out.push((x, y)),
+                _ => ok = false,
+            }
+        }
+        ok.then_some(out)
+    }
+
+    fn narrative(&mut self, node: &Node, path: &str) -> Option<NarrativeGate> {
+        let keys = &[
+            "mutating_tools",
+            "readonly_tools",
+            "max_divergence_score",
+            "llm_assisted",
+            "expect",
+        ];
+        let f = self.fields(node, path, "`narrative:`", keys, true)?;
+        let mut g = NarrativeGate::default();
+        if let Some(n) = self.field(&f, path, "mutating_tools") {
+            g.mutating_tools = self
+                .string_list(
+                    n,
+                    &join(path, "mutating_tools"),
+                    "mutating_tools: [run_job]",
+                )
+                .unwrap_or_default();
+        }
+        if let Some(n) = self.field(&f, path, "readonly_tools") {
+            g.readonly_tools = self
+                .string_list(
+                    n,
+                    &join(path, "readonly_tools"),
+                    "readonly_tools: [post_search]",
+                )
+                .unwrap_or_default();
+        }
+        if let Some(n) = self.field(&f, path, "max_divergence_score") {
+            g.max_divergence_score = self.float(n, &join(path, "max_divergence_score"));
+        }
+        if let Some(n) = self.field(&f, path, "llm_assisted") {
+            g.llm_assisted = self
+                .boolean(n, &join(path, "llm_assisted"))
+                .unwrap_or(false);
+        }
+        g.expect = self.expect_list(&f, path);
+        Some(g)
+    }
+
+    fn recovery(&mut self, node: &Node, path: &str) -> Option<RecoveryBudget> {
+        let keys = &[
+            "max_detection_ms",
+            "max_recovery_ms",
+            "require_clean_timeout",
+        ];
+        let f = self.fields(node, path, "`recovery:`", keys, false)?;
+        let detection = self
+            .required(
+                &f,
+                path,
+                "max_detection_ms",
+                "`recovery:`",
+                "max_detection_ms: 3000",
+            )
+            .and_then(|n| self.uint(n, &join(path, "max_detection_ms"), 1, u64::MAX));
+        let recovery = match self.field(&f, path, "max_recovery_ms") {
+            Some(n) if matches!(n.kind, Kind::Null) => None,
+            Some(n) => Some(self.uint(n, &join(path, "max_recovery_ms"), 1, u64::MAX)?),
+            None => None,
+        };
+        let clean = match self.field(&f, path, "require_clean_timeout") {
+            Some(n) => self.boolean(n, &join(path, "require_clean_timeout"))?,
+            None => false,
+        };
+        Some(RecoveryBudget {
+            max_detection_ms: detection?,
+            max_recovery_ms: recovery,
+            require_clean_timeout: clean,
+        })
+    }
+
+    fn expect_list(&mut self, f: &Fields<'_>, path: &str) -> Vec<Expectation> {
+        match self.field(f, path, "expect") {
+            Some(n) => self.expectations(n, &join(path, "expect")),
+            None => vec![],
+        }
+    }
+
+    fn expectations(&mut self, node: &Node, path: &str) -> Vec<Expectation> {
+        let example = "expect: [{target: tool_calls[0].name, matcher: {exact: get_invoice}}]";
+        let items = self.list(node, path, example).unwrap_or_default();
+        let mut out = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let p = format!("{path}[{i}]");
+            self.spans.insert(p.clone(), item.pos);
+            if let Some(e) = self.expectation(item, &p) {
+                out.push(e);
+            }
+        }
+        out
+    }
+
+    fn expectation(&mut self, node: &Node, path: &str) -> Option<Expectation> {
+        let what = "an assertion";
+        let f = self.fields(node, path, what, &["target", "matcher", "advisory"], false)?;
+        let target = match self.required(&f, path, "target", what, "target: tool_calls[0].name") {
+            Some(n) => {
+                let p = join(path, "target");
+                self.spans.insert(p.clone(), n.pos);
+                match self.string(n, &p) {
+                    Some(s) => match Target::parse(&s) {
+                        Ok(t) => Some(t),
+                        Err(e) => {
+                            self.problem(n.pos, &p, e.to_string());
+                            None
+                        }
+                    },
+                    None => None,
+                }
+            }
+            None => None,
+        };
+        let matcher =
+            match self.required(&f, path, "matcher", what, "matcher: {exact: get_invoice}") {
+                Some(n) => self.matcher(n, &join(path, "matcher")),
+                None => None,
+            };
+        let advisory = match self.field(&f, path, "advisory") {
+            Some(n) => self.boolean(n, &join(path, "advisory"))?,
+            None => false,
+        };
+        Some(Expectation {
+            target: target?,
+            matcher: matcher?,
+            advisory,
+        })
+    }
+
+    fn matcher(&mut self, node: &Node, path: &str) -> Option<Matcher> {
+        let how = format!(
+            "a matcher is a map with one key, one of {}",
+            quoted_list(MATCHER_KEYS)
+        );
+        let entries = match &node.kind {
+            Kind::Map(e) if e.len() == 1 => e,
+            Kind::Map(e) if e.is_empty() => {
+                self.problem(node.pos, path, format!("empty matcher: {how}"));
+                return None;
+            }
+            Kind::Map(e) => {
+                let keys: Vec<String> = e.iter().filter_map(|(k, _)| k.scalar_text()).collect();
+                self.problem(
+                    e[1].0.pos,
+                    path,
+                    format!(
+                        "a matcher has exactly one key, found {}; combine matchers with \
+                         `all: [...]` or `any: [...]`",
+                        keys.iter()
+                            .map(|k| format!("`{k}`"))
+                            .collect::<Vec<_>>()
+                            .join(" and ")
+                    ),
+                );
+                return None;
+            }
+            _ => {
+                self.wrong_type(
+                    node,
+                    path,
+                    "a matcher",
+                    &format!("{how}, e.g. `{{exact: 42}}`"),
+                );
+                return None;
+            }
+        };
+        let (k, v) = &entries[0];
+        let key = k.scalar_text().unwrap_or_default();
+        // The matcher's key is where a model-graded or malformed matcher is reported.
+        self.spans.entry(path.to_string()).or_insert(k.pos);
+        let p = join(path, &key);
+        let m = match key.as_str() {
+            "exact" => Matcher::Exact(self.json(v, &p)?),
+            "contains" => Matcher::Contains(self.json(v, &p)?),
+            "schema" => Matcher::schema(self.json(v, &p)?),
+            "regex" => Matcher::regex(self.string(v, &p)?),
+            "not" => Matcher::not(self.matcher(v, &p)?),
+            "all" | "any" => {
+                let items = self.list(v, &p, "all: [{regex: a}, {regex: b}]")?;
+                let mut ms = Vec::new();
+                for (i, item) in items.iter().enumerate() {
+                    ms.push(self.matcher(item, &format!("{p}[{i}]")));
+                }
+                let ms: Option<Vec<Matcher>> = ms.into_iter().collect();
+                if key == "all" {
+                    Matcher::All(ms?)
+                } else {
+                    Matcher::Any(ms?)
+                }
+            }
+            "llm-judge" | "llm_judge" | "llm-jury" | "llm_jury" | "similar" => {
+                let kind = match key.as_str() {
+                    "llm-judge" | "llm_judge" => ModelGradedKind::LlmJudge,
+                    "llm-jury" | "llm_jury" => ModelGradedKind::LlmJury,
+                    _ => ModelGradedKind::Similar,
+                };
+                Matcher::ModelGraded {
+                    kind,
+                    config: self.json(v, &p)?,
+                }
+            }
+            other => {
+                let hint = did_you_mean(other, MATCHER_KEYS)
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
+                self.problem(k.pos, &p, format!("unknown matcher `{other}`{hint}; {how}"));
+                return None;
+            }
+        };
+        Some(m)
+    }
+}
