@@ -84,7 +84,12 @@ pub fn render(report: &Report, color: bool) -> String {
                 AgentOutcome::Graded(cells) => {
                     for c in cells {
                         let v = if c.passed() { "PASS" } else { "FAIL" };
-                        let _ = writeln!(out, "         {:<11} {}", c.cell, p.status(v));
+                        let note = if c.gates.is_empty() {
+                            p.dim("  (no per-run gate declared)")
+                        } else {
+                            String::new()
+                        };
+                        let _ = writeln!(out, "         {:<11} {}{note}", c.cell, p.status(v));
                         for g in &c.gates {
                             let tag = match (g.passed, g.advisory) {
                                 (true, false) => p.status("PASS"),
