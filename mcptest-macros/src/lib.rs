@@ -1,12 +1,84 @@
-//! Procedural macros for mcptest: the home of the `#[mcptest::agent]` attribute.
+//! The `#[mcptest::agent]` attribute. Use it through the `mcptest` crate (`#[mcptest::agent]`):
+//! the code it generates names `::mcptest::...` paths, so the facade is the only supported
+//! entry point, and its documentation has the runnable examples.
 //!
-//! Use it through the facade crate (`mcptest`), never directly: the attribute emits absolute
-//! paths into `::mcptest::__private`, so the facade is the only supported entry point.
-//! The attribute is not available yet; today agents are declared with the library API of
-//! `mcptest::core`:
-//!
-//! ```text
-//! use mcptest::core::eval::{ExpectedCall, ExpectedTrace};
-//! let plan = ExpectedTrace::subsequence(vec![ExpectedCall::by_name("get_weather")]);
-//! ```
+//! The crate is a switchboard: [`parse`] reads the attribute into a [`model`] (every mistake
+//! recorded with its span, parsing goes on), [`check`] looks across entries, and [`codegen`]
+//! writes the builder chain, the registration and the IDE stub. Every message lives in
+//! [`messages`].
 #![forbid(unsafe_code)]
+
+mod check;
+mod codegen;
+mod messages;
+mod model;
+mod parse;
+mod suggest;
+
+use proc_macro::TokenStream;
+use quote::quote;
+
+/// Declares an agent: its cassettes and its gates. The harness behind `mcptest::main!()`
+/// turns it into one test cell per cassette run (plus `stability` and `reliability` cells).
+///
+/// ```text
+/// #[mcptest::agent(
+///     cassettes = "tests/cassettes/search/*.json",       // or ["a/*.json", "b.json"]
+///     runs = 3,                                           // cells run_1 ..= run_3
+///     snapshots = false,                                  // default true
+///     trajectory(subsequence, [search(subset = {"q": "rust"}), open, summarize(ignore)]),
+///                                   // modes: strict exact_sequence subsequence unordered superset subset
+///                                   // shapes: any ignore exact = J subset = J schema = J
+///     golden_path([search, open, summarize], allow_extra_steps, penalize_backtracking = false),
+///     axes(dependencies = [search -> open], order = [login -> search]),
+///     stability(score >= 0.7, weakest_score >= 0.5, variance <= 0.05,
+///               tool_sequence_similarity >= 0.8, argument_consistency >= 0.9, early_divergence == 0),
+///     narrative(mutating_tools = [run_job], readonly_tools = [post_search],
+///               max_divergence_score = 0.25, claimed_but_absent <= 0),
+///     reliability(passhat_k >= 100),
+///     inject(name = "hung-search", kind = hang, tool = search),
+///     recovery(max_detection_ms = 3000, max_recovery_ms = 5000, require_clean_timeout),
+///     expect("tool_results[0].is_error", exact(false)),
+///     expect("tool_calls[*].name", not(contains(["delete_repo"]))),
+///     expect("final_response", regex("71"), advisory),
+/// )]
+/// fn search_agent() {}
+/// ```
+///
+/// Bare `stability`, `narrative` and `reliability` apply their default gates. Comparisons
+/// take `>=`, `<=`, `>`, `<`, `==`, `!=`; matchers are `exact`, `contains`, `schema`, `regex`,
+/// `not`, `all`, `any`. JSON is written as JSON and checked at compile time.
+///
+/// The function either has an empty body, or returns `mcptest::prelude::Agent` to declare
+/// more with the builder (the two are merged; a gate declared in both is an error).
+#[proc_macro_attribute]
+pub fn agent(args: TokenStream, item: TokenStream) -> TokenStream {
+    expand(args.into(), item.into()).into()
+}
+
+fn expand(
+    args: proc_macro2::TokenStream,
+    item: proc_macro2::TokenStream,
+) -> proc_macro2::TokenStream {
+    let mut errors = parse::cursor::Errors::default();
+    let agent_fn = parse::agent_fn(item.clone(), &mut errors);
+    let declared = parse::attribute(args, &mut errors);
+    if let Some(f) = &agent_fn {
+        check::declaration(&declared, f, &mut errors);
+    }
+    match (agent_fn, errors.into_error()) {
+        (Some(f), None) => codegen::expand(&declared, &f, item),
+        (_, Some(e)) => {
+            let e = e.to_compile_error();
+            quote!(#e #[allow(dead_code)] #item)
+        }
+        (None, None) => {
+            let e = syn::Error::new(
+                proc_macro2::Span::call_site(),
+                messages::not_on_a_function(),
+            )
+            .to_compile_error();
+            quote!(#e #item)
+        }
+    }
+}

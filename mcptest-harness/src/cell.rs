@@ -1,0 +1,123 @@
+//! Running one cell: load the cassette (once per process), evaluate, snapshot, explain.
+
+use crate::plan::{AgentCassette, Work};
+use crate::snapshot::Snapshots;
+use mcptest_core::gate::{CellReport, evaluate_reliability, evaluate_run, evaluate_stability};
+use mcptest_core::trace::Cassette;
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+/// Runs `work`; `Err` holds the text a runner prints under the cell's name.
+pub(crate) fn run(work: &Work, snapshots: &Snapshots) -> Result<(), String> {
+    match work {
+        Work::Fail(message) => Err(message.clone()),
+        Work::Run { cassette, index } => {
+            let loaded = load(cassette)?;
+            if *index >= loaded.runs.len() {
+                return Err(short(cassette, loaded.runs.len()));
+            }
+            let report = run_report(cassette, &loaded, *index);
+            let context = format!(
+                "cassette {}, run {} of {}",
+                cassette.file.display,
+                index + 1,
+                loaded.runs.len()
+            );
+            let cell = format!("{}::run_{}", cassette.prefix, index + 1);
+            finish(&cell, &context, report, cassette, snapshots)
+        }
+        Work::Stability { cassette } => {
+            let loaded = load(cassette)?;
+            let n = cassette.runs();
+            if loaded.runs.len() < n {
+                return Err(short(cassette, loaded.runs.len()));
+            }
+            let cell = format!("{}::stability", cassette.stem);
+            let report = evaluate_stability(&cassette.agent, &cell, &loaded.runs[..n])
+                .ok_or_else(|| "this agent declares no stability gate".to_string())?;
+            let context = format!("cassette {}, runs 1 to {n}", cassette.file.display);
+            let name = format!("{}::stability", cassette.prefix);
+            finish(&name, &context, &report, cassette, snapshots)
+        }
+        Work::Reliability { cassette } => {
+            let loaded = load(cassette)?;
+            let n = cassette.runs();
+            if loaded.runs.len() < n {
+                return Err(short(cassette, loaded.runs.len()));
+            }
+            let verdicts: Vec<bool> = (0..n)
+                .map(|i| run_report(cassette, &loaded, i).passed())
+                .collect();
+            let cell = format!("{}::reliability", cassette.stem);
+            let report = evaluate_reliability(&cassette.agent, &cell, &verdicts)
+                .ok_or_else(|| "this agent declares no reliability gate".to_string())?;
+            let context = format!(
+                "cassette {}, the verdicts of runs 1 to {n}",
+                cassette.file.display
+            );
+            let name = format!("{}::reliability", cassette.prefix);
+            finish(&name, &context, &report, cassette, snapshots)
+        }
+    }
+}
+
+fn load(cassette: &AgentCassette) -> Result<Arc<Cassette>, String> {
+    cassette.file.load()
+}
+
+/// The per-run report of run `index`, evaluated once and shared by the cells that need it.
+fn run_report<'a>(cassette: &'a AgentCassette, loaded: &Cassette, index: usize) -> &'a CellReport {
+    cassette.reports[index].get_or_init(|| {
+        evaluate_run(
+            &cassette.agent,
+            &format!("{}::run_{}", cassette.stem, index + 1),
+            &loaded.runs[index],
+        )
+    })
+}
+
+fn short(cassette: &AgentCassette, recorded: usize) -> String {
+    format!(
+        "{} holds {recorded} run(s), and this agent asks for runs = {}: record at least {} runs \
+         into it, or lower `runs`",
+        cassette.file.display,
+        cassette.runs(),
+        cassette.runs()
+    )
+}
+
+/// Checks the gates and the snapshot, and explains whichever failed (both when both did).
+fn finish(
+    cell: &str,
+    context: &str,
+    report: &CellReport,
+    cassette: &AgentCassette,
+    snapshots: &Snapshots,
+) -> Result<(), String> {
+    let rendered = report.render();
+    let snapshot = if cassette.agent.snapshots {
+        snapshots.check(cell, &rendered, &cassette.file.path)
+    } else {
+        Ok(())
+    };
+    let passed = report.passed();
+    if passed && snapshot.is_ok() {
+        return Ok(());
+    }
+    let mut out = String::new();
+    let _ = writeln!(out, "{context}");
+    if passed {
+        let _ = writeln!(out, "every gate passed, but the report changed:");
+    } else {
+        let mut failed: Vec<&str> = report.failures().map(|g| g.gate.as_str()).collect();
+        failed.dedup();
+        let _ = writeln!(out, "failed gate(s): {}", failed.join(", "));
+    }
+    let _ = writeln!(out);
+    out.push_str(&rendered);
+    if let Err(s) = snapshot {
+        let _ = writeln!(out);
+        let _ = writeln!(out, "snapshot: {s}");
+    }
+    Err(out.trim_end().to_string())
+}

@@ -1,0 +1,308 @@
+//! Every message the attribute can print, in one place. Each says what is wrong and what to
+//! write instead.
+
+use crate::suggest::did_you_mean;
+
+/// The keys `#[mcptest::agent(...)]` accepts.
+pub const KEYS: &[&str] = &[
+    "cassettes",
+    "runs",
+    "snapshots",
+    "trajectory",
+    "golden_path",
+    "axes",
+    "trajectory_axes",
+    "stability",
+    "narrative",
+    "reliability",
+    "recovery",
+    "inject",
+    "expect",
+];
+
+/// The match modes of `trajectory(...)`.
+pub const MODES: &[&str] = &[
+    "strict",
+    "exact_sequence",
+    "subsequence",
+    "unordered",
+    "superset",
+    "subset",
+];
+
+/// The argument shapes of an expected call.
+pub const SHAPES: &[&str] = &["any", "ignore", "exact", "subset", "schema"];
+
+/// The flags of `golden_path(...)`.
+pub const GOLDEN_FLAGS: &[&str] = &[
+    "allow_extra_steps",
+    "penalize_backtracking",
+    "penalize_repeated_tools",
+];
+
+/// The keys of `axes(...)`.
+pub const AXES_KEYS: &[&str] = &["dependencies", "order"];
+
+/// The settings of `narrative(...)` (besides metric comparisons).
+pub const NARRATIVE_KEYS: &[&str] = &[
+    "mutating_tools",
+    "readonly_tools",
+    "max_divergence_score",
+    "llm_assisted",
+];
+
+/// The keys of `recovery(...)`.
+pub const RECOVERY_KEYS: &[&str] = &[
+    "max_detection_ms",
+    "max_recovery_ms",
+    "require_clean_timeout",
+];
+
+/// The keys of `inject(...)`.
+pub const INJECT_KEYS: &[&str] = &["name", "kind", "tool", "server", "delay_ms", "failures"];
+
+/// The fault kinds of `inject(kind = ...)`.
+pub const FAULT_KINDS: &[&str] = &["hang", "wedged", "slow", "recover_after"];
+
+/// The deterministic matchers.
+pub const MATCHERS: &[&str] = &["exact", "contains", "schema", "regex", "not", "all", "any"];
+
+/// The model-graded matchers and their YAML keys.
+pub const MODEL_GRADED: &[(&str, &str)] = &[
+    ("llm_judge", "llm-judge"),
+    ("llm_jury", "llm-jury"),
+    ("similar", "similar"),
+];
+
+/// One of a list, with a did-you-mean when `word` is a near miss.
+pub fn unknown(what: &str, word: &str, expected: &[&str]) -> String {
+    let hint = did_you_mean(word, expected)
+        .map(|s| format!("did you mean `{s}`? "))
+        .unwrap_or_default();
+    format!(
+        "unknown {what} `{word}`; {hint}expected one of {}",
+        expected.join(", ")
+    )
+}
+
+pub fn not_on_a_function() -> String {
+    "#[mcptest::agent] goes on a function: `fn weather() {}` (everything declared in the \
+     attribute) or `fn weather() -> Agent { Agent::new()... }`"
+        .into()
+}
+
+pub fn fn_qualifier(word: &str) -> String {
+    format!(
+        "an agent function cannot be `{word}`: the harness calls it once, synchronously, to read \
+         the declaration; remove `{word}`"
+    )
+}
+
+pub fn fn_generics() -> String {
+    "an agent function cannot be generic: remove the generic parameters".into()
+}
+
+pub fn fn_params() -> String {
+    "an agent function takes no arguments: remove the parameters (the harness calls it with \
+     none)"
+        .into()
+}
+
+pub fn ignored_body() -> String {
+    "this body would never be used: an agent function either has an empty body `{}` (the \
+     attribute declares everything) or returns the builder: `-> Agent { Agent::new()... }`"
+        .into()
+}
+
+pub fn misplaced_test_target() -> String {
+    "#[mcptest::agent] needs a test target with `harness = false` whose main is \
+     `mcptest::main!();`: add `[[test]] name = \"<file stem>\" harness = false` to Cargo.toml"
+        .into()
+}
+
+pub fn declared_twice(key: &str) -> String {
+    format!("`{key}` is declared twice; keep one")
+}
+
+pub fn expected_eq(key: &str, example: &str) -> String {
+    format!("`{key}` takes a value: write `{example}`")
+}
+
+pub fn expected_group(key: &str, example: &str) -> String {
+    format!("`{key}` takes its settings in parentheses: write `{example}`")
+}
+
+pub fn wrong_type(key: &str, wanted: &str, example: &str) -> String {
+    format!("`{key}` takes {wanted}, like `{example}`")
+}
+
+pub fn runs_zero() -> String {
+    "`runs` must be at least 1".into()
+}
+
+pub fn no_cassettes() -> String {
+    "this agent names no cassette: add `cassettes = \"tests/cassettes/<agent>/*.json\"` (a path \
+     or glob relative to the crate root)"
+        .into()
+}
+
+pub fn stability_single_run(runs: u32) -> String {
+    format!(
+        "a stability gate needs a sample: it aggregates across runs, and this agent asks for \
+         {runs} run; add `runs = 2` (or more) to the attribute"
+    )
+}
+
+pub fn recovery_without_fault() -> String {
+    "a recovery gate needs a fault to recover from: add `inject(name = \"hung-search\", kind = \
+     hang, tool = \"search\")` describing the fault injected while recording"
+        .into()
+}
+
+pub fn missing_mode() -> String {
+    "`trajectory` starts with its match mode: `trajectory(subsequence, [search, open])`; modes: \
+     strict, exact_sequence, subsequence, unordered, superset, subset"
+        .into()
+}
+
+pub fn missing_calls() -> String {
+    "`trajectory` lists its calls in brackets after the mode: `trajectory(subsequence, [search, \
+     open(subset = {\"url\": \"https://...\"})])`"
+        .into()
+}
+
+pub fn tool_name() -> String {
+    "expected a tool name: an identifier (`search`) or a string (`\"get-weather\"`)".into()
+}
+
+pub fn shape_value(shape: &str) -> String {
+    format!("`{shape}` takes a JSON value: `{shape} = {{\"city\": \"Sacramento\"}}`")
+}
+
+pub fn shape_bare(shape: &str) -> String {
+    format!("`{shape}` takes no value: write `{shape}` alone")
+}
+
+pub fn golden_needs_list() -> String {
+    "`golden_path` starts with the ideal tools in order: `golden_path([search, open, summarize])`"
+        .into()
+}
+
+pub fn edge() -> String {
+    "an edge is written `producer -> consumer` (or `first -> second`), like `search -> open`".into()
+}
+
+pub fn comparison(gate: &str, example: &str) -> String {
+    format!(
+        "expected a comparison on a {gate} metric, like `{example}` (operators: >=, <=, >, <, \
+         ==, !=)"
+    )
+}
+
+pub fn integer_metric(gate: &str, metric: &str) -> String {
+    format!("`{gate}.{metric}` is a whole number: compare it with an integer, like `{metric} <= 0`")
+}
+
+pub fn number() -> String {
+    "expected a number, like `0.7` or `3`".into()
+}
+
+pub fn unit_interval(key: &str) -> String {
+    format!("`{key}` is a number from 0 to 1")
+}
+
+pub fn missing_detection() -> String {
+    "`recovery` needs its per-call timeout budget: `recovery(max_detection_ms = 3000)`".into()
+}
+
+pub fn inject_missing(key: &str) -> String {
+    format!(
+        "`inject` needs `{key}`: `inject(name = \"hung-search\", kind = hang, tool = \"search\")`"
+    )
+}
+
+pub fn inject_needs(kind: &str, key: &str) -> String {
+    format!("a `{kind}` fault needs `{key}`: add `{key} = ...` to `inject(...)`")
+}
+
+pub fn expect_shape() -> String {
+    "`expect` takes a target and a matcher: `expect(\"tool_results[0].is_error\", exact(false))`, \
+     optionally followed by `advisory`"
+        .into()
+}
+
+pub fn expect_flag(word: &str) -> String {
+    unknown("flag", word, &["advisory"])
+}
+
+pub fn bad_target(target: &str, offset: usize, why: &str) -> String {
+    format!(
+        "bad target `{target}` at character {}: {why} (targets look like \
+         `tool_calls[0].args.city`, `tool_calls[-1].name` or `tool_calls[*].name`)",
+        offset + 1
+    )
+}
+
+pub fn narration(target: &str) -> String {
+    format!(
+        "target `{target}` reads the model's narration, and narration never decides a verdict \
+         (the observable-evidence rule): assert on tool_calls[...] or tool_results[...] \
+         instead, or add `advisory` to report it without gating"
+    )
+}
+
+pub fn cross_run_target(target: &str, gate: &str) -> String {
+    format!(
+        "target `{target}` is a cross-run metric, not part of a run: assert it inside \
+         `{gate}(...)`, like `{gate}({})`",
+        match gate {
+            "stability" => "score >= 0.7",
+            _ => "passhat_k >= 100",
+        }
+    )
+}
+
+pub fn model_graded(word: &str, key: &str) -> String {
+    format!(
+        "`{word}` (`{key}`) is model-graded and cannot decide a deterministic gate; use exact, \
+         contains, schema, regex, not, all or any (a top-level `expect(...)` may add `advisory` \
+         to only report it)"
+    )
+}
+
+pub fn matcher_arg(name: &str, example: &str) -> String {
+    format!("`{name}` takes {example}")
+}
+
+pub fn json_key() -> String {
+    "JSON object keys are quoted strings: write `\"city\": ...`".into()
+}
+
+pub fn json_colon() -> String {
+    "expected `:` between a JSON key and its value".into()
+}
+
+pub fn json_value(found: &str) -> String {
+    let hint = match found {
+        "True" | "TRUE" => " (did you mean `true`?)",
+        "False" | "FALSE" => " (did you mean `false`?)",
+        "None" | "Null" | "NULL" | "nil" => " (did you mean `null`?)",
+        _ => "",
+    };
+    format!(
+        "expected a JSON value (a \"string\", a number, true, false, null, [...] or {{...}}), \
+         found `{found}`{hint}"
+    )
+}
+
+pub fn json_single_quotes() -> String {
+    "JSON strings use double quotes: write \"...\"".into()
+}
+
+pub fn json_suffix(lit: &str) -> String {
+    format!("JSON numbers have no type suffix: write `{lit}` without it")
+}
+
+pub fn json_trailing() -> String {
+    "unexpected tokens after the JSON value: separate values with `,` inside [...] or {...}".into()
+}
