@@ -66,7 +66,7 @@
 //! `llm-jury`, `similar`) in a gating assertion, an `inject:` name no fault declares, a
 //! malformed JSON Schema or regex, a gating assertion on the model's narration, and the other
 //! mistakes [`AgentSpec::validate`] finds. An empty file, a file over 16 MiB or nesting deeper
-//! than 64 levels is an error too, never a panic.
+//! than 24 levels is an error too, never a panic.
 //!
 //! ```
 //! use mcptest_core::suite::Suite;

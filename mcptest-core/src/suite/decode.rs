@@ -43,6 +43,10 @@ pub(crate) const AGENT_KEYS: &[&str] = &[
     "expect",
     "snapshots",
 ];
+/// Span-table suffixes marking where an assertion's model-graded or malformed matcher was
+/// written (they are not field names, so they never collide with one).
+const MODEL_GRADED_MARK: &str = "#model-graded";
+const MALFORMED_MARK: &str = "#malformed";
 const FAULT_KINDS: &[&str] = &["hang", "wedged", "slow", "recover_after"];
 
 /// What a decoded suite holds, before it becomes a [`super::Suite`].
@@ -358,7 +362,7 @@ impl<'t> Decoder<'t> {
         match &root.kind {
             Kind::Null => {
                 self.problem(
-                    root.pos,
+                    Pos { line: 1, column: 1 },
                     "",
                     format!(
                         "the suite is empty: a suite lists its agents under `agents:`, for \
@@ -854,12 +858,14 @@ impl<'t> Decoder<'t> {
     fn locate(&self, agent_path: &str, field: &str, message: &str) -> Pos {
         let mut candidates = Vec::new();
         if field.ends_with(']') && field.contains("expect[") {
-            let sub = if message.starts_with("target") {
-                "target"
+            if message.starts_with("target") {
+                candidates.push(format!("{field}.target"));
+            } else if message.contains("model-graded") {
+                candidates.push(format!("{field}.{MODEL_GRADED_MARK}"));
             } else {
-                "matcher"
-            };
-            candidates.push(format!("{field}.{sub}"));
+                candidates.push(format!("{field}.{MALFORMED_MARK}"));
+            }
+            candidates.push(format!("{field}.matcher"));
         }
         let mut f = field.to_string();
         loop {
@@ -1263,14 +1269,30 @@ impl<'t> Decoder<'t> {
         };
         let (k, v) = &entries[0];
         let key = k.scalar_text().unwrap_or_default();
-        // The matcher's key is where a model-graded or malformed matcher is reported.
-        self.spans.entry(path.to_string()).or_insert(k.pos);
         let p = join(path, &key);
+        // Where the assertion's first model-graded or malformed matcher was written, for the
+        // problems `AgentSpec::validate` reports about the whole assertion.
+        let assertion = path
+            .find(".matcher")
+            .map_or(path, |i| &path[..i])
+            .to_string();
+        let mark = |d: &mut Self, what: &str, pos: Pos| {
+            d.spans.entry(format!("{assertion}.{what}")).or_insert(pos);
+        };
         let m = match key.as_str() {
             "exact" => Matcher::Exact(self.json(v, &p)?),
             "contains" => Matcher::Contains(self.json(v, &p)?),
-            "schema" => Matcher::schema(self.json(v, &p)?),
-            "regex" => Matcher::regex(self.string(v, &p)?),
+            "schema" | "regex" => {
+                let m = if key == "schema" {
+                    Matcher::schema(self.json(v, &p)?)
+                } else {
+                    Matcher::regex(self.string(v, &p)?)
+                };
+                if m.validate().is_err() {
+                    mark(self, MALFORMED_MARK, v.pos);
+                }
+                m
+            }
             "not" => Matcher::not(self.matcher(v, &p)?),
             "all" | "any" => {
                 let items = self.list(v, &p, "all: [{regex: a}, {regex: b}]")?;
@@ -1291,6 +1313,7 @@ impl<'t> Decoder<'t> {
                     "llm-jury" | "llm_jury" => ModelGradedKind::LlmJury,
                     _ => ModelGradedKind::Similar,
                 };
+                mark(self, MODEL_GRADED_MARK, k.pos);
                 Matcher::ModelGraded {
                     kind,
                     config: self.json(v, &p)?,

@@ -3,14 +3,20 @@
 //! `serde-saphyr` parses the text (YAML 1.2 core booleans only, so `no` stays a string); every
 //! node keeps its 1-based line and column, which is what lets a load error point at the key or
 //! value it is about. Duplicate keys are passed through and reported by the decoder, with both
-//! positions. Nesting is capped at 64 levels and the node count at 250,000 by the parser's
+//! positions. Nesting is capped at [`MAX_DEPTH`] levels and the node count at 250,000 by the parser's
 //! budget, and the text itself at [`MAX_SUITE_BYTES`]: a hostile file gets an error, never a
 //! stack overflow.
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 use serde_saphyr::Spanned;
+use std::collections::HashMap;
 use std::fmt;
+
+/// The deepest nesting of lists and maps accepted. A suite needs about eight levels, plus what
+/// a JSON Schema inside an assertion adds; the cap keeps the recursive decoding well inside a
+/// test thread's stack.
+pub const MAX_DEPTH: usize = 24;
 
 /// The largest suite text accepted, in bytes (16 MiB).
 pub const MAX_SUITE_BYTES: usize = 16 * 1024 * 1024;
@@ -135,10 +141,14 @@ pub(crate) fn parse(text: &str) -> Result<Node, SyntaxError> {
             ),
         });
     }
-    let options = serde_saphyr::options! {
+    let mut options = serde_saphyr::options! {
         strict_booleans: true,
         duplicate_keys: serde_saphyr::DuplicateKeyPolicy::PassThrough,
     };
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_depth = MAX_DEPTH;
+    options.budget = Some(budget);
+    check_depth(text)?;
     match serde_saphyr::from_str_with_options::<Raw>(text, options) {
         Ok(raw) => Ok(raw.into_node()),
         Err(e) => {
@@ -157,6 +167,61 @@ pub(crate) fn parse(text: &str) -> Result<Node, SyntaxError> {
     }
 }
 
+/// Refuses nesting deeper than [`MAX_DEPTH`] (aliases count with the depth of what they
+/// repeat) before the recursive decoding sees it, walking the parser's events iteratively.
+/// Syntax errors are left to the decoding pass, which reports them with its own message.
+fn check_depth(text: &str) -> Result<(), SyntaxError> {
+    use serde_saphyr::granit_parser::{Event, Parser};
+    // Open containers: (anchor id, 0 for none; height of what is inside so far, itself included).
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    let mut heights: HashMap<usize, usize> = HashMap::new();
+    let too_deep = |line: usize, col: usize| SyntaxError {
+        pos: Pos {
+            line: line.max(1),
+            column: col + 1,
+        },
+        message: format!(
+            "the YAML nests deeper than {MAX_DEPTH} levels; a suite is a list of agents, each a \
+             few levels deep: simplify it"
+        ),
+    };
+    for event in Parser::new_from_str(text) {
+        let Ok((event, span)) = event else {
+            return Ok(());
+        };
+        let height_in = |open: &mut Vec<(usize, usize)>, h: usize| {
+            if let Some(parent) = open.last_mut() {
+                parent.1 = parent.1.max(h + 1);
+            }
+        };
+        match event {
+            Event::SequenceStart(_, id, _) | Event::MappingStart(_, id, _) => {
+                open.push((id, 1));
+                if open.len() > MAX_DEPTH {
+                    return Err(too_deep(span.start.line(), span.start.col()));
+                }
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                if let Some((id, h)) = open.pop() {
+                    if id != 0 {
+                        heights.insert(id, h);
+                    }
+                    height_in(&mut open, h);
+                }
+            }
+            Event::Alias(id) => {
+                let h = heights.get(&id).copied().unwrap_or(0);
+                if open.len() + h > MAX_DEPTH {
+                    return Err(too_deep(span.start.line(), span.start.col()));
+                }
+                height_in(&mut open, h);
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// The parser's message without its own snippet and position suffix, made readable.
 fn plain_message(e: &serde_saphyr::Error) -> String {
     let full = e.without_snippet().to_string();
@@ -165,13 +230,13 @@ fn plain_message(e: &serde_saphyr::Error) -> String {
         None => full,
     };
     if msg.contains("recursion limit exceeded") || msg.contains("nesting limit") {
-        return "the YAML nests deeper than 64 levels; a suite is a list of agents, each a few \
+        return "the YAML nests deeper than 24 levels; a suite is a list of agents, each a few \
                 levels deep: simplify it"
             .into();
     }
     if let Some(rest) = msg.strip_prefix("budget breached: ") {
         let what = if rest.starts_with("Depth") {
-            "the YAML nests deeper than 64 levels".to_string()
+            "the YAML nests deeper than 24 levels".to_string()
         } else if rest.starts_with("Nodes") {
             "the YAML holds more than 250,000 nodes".to_string()
         } else {
@@ -329,7 +394,7 @@ mod tests {
     #[test]
     fn hostile_inputs_are_errors_not_panics() {
         let deep = format!("{}1{}", "[".repeat(500), "]".repeat(500));
-        assert!(parse(&deep).unwrap_err().message.contains("deeper than 64"));
+        assert!(parse(&deep).unwrap_err().message.contains("deeper than 24"));
         let e = parse("a: [1, 2\n").unwrap_err();
         assert!(e.message.starts_with("invalid YAML"), "{e:?}");
         assert!(
@@ -339,5 +404,56 @@ mod tests {
                 .contains("one YAML document")
         );
         assert_eq!(parse("").unwrap().kind, Kind::Null);
+    }
+}
+
+#[cfg(test)]
+mod depth {
+    #[test]
+    fn the_deepest_accepted_suite_fits_a_small_thread_stack() {
+        let ok = std::thread::Builder::new()
+            .stack_size(1024 * 1024)
+            .spawn(|| {
+                let depth = super::MAX_DEPTH - 1;
+                let block: String = (0..depth)
+                    .map(|i| format!("{}a:\n", "  ".repeat(i)))
+                    .collect();
+                let flow = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+                let block_ok = super::parse(&block).is_ok();
+                let flow_ok = super::parse(&flow).is_ok();
+                let over: String = (0..100)
+                    .map(|i| format!("{}a:\n", "  ".repeat(i)))
+                    .collect();
+                let over_err = super::parse(&over).unwrap_err();
+                let flow_over = format!("{}1{}", "[".repeat(40), "]".repeat(40));
+                let flow_err = super::parse(&flow_over).unwrap_err();
+                let alias = format!(
+                    "a: &x {}1{}\nb: [[[[[[*x]]]]]]\n",
+                    "[".repeat(20),
+                    "]".repeat(20)
+                );
+                let alias_err = super::parse(&alias).unwrap_err();
+                assert_eq!(
+                    over_err.pos,
+                    super::Pos {
+                        line: 25,
+                        column: 49
+                    }
+                );
+                assert_eq!(
+                    flow_err.pos,
+                    super::Pos {
+                        line: 1,
+                        column: 25
+                    }
+                );
+                assert_eq!(alias_err.pos.line, 2);
+                (block_ok, flow_ok, over_err.message)
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert!(ok.0 && ok.1, "{ok:?}");
+        assert!(ok.2.contains("deeper than 24"), "{ok:?}");
     }
 }
