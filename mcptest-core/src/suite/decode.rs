@@ -17,7 +17,6 @@ use crate::spec::{
     AgentSpec, Expectation, Fault, FaultKind, FaultTarget, NarrativeGate, ReliabilityGate,
     StabilityGate,
 };
-use crate::suggest::did_you_mean;
 use std::collections::HashMap;
 
 pub(crate) const SUITE_KEYS: &[&str] = &["servers", "faults", "agents"];
@@ -67,6 +66,8 @@ pub(crate) struct Decoder<'t> {
 /// The entries of a map node, checked for duplicate and unknown keys.
 struct Fields<'n> {
     entries: Vec<(&'n str, &'n Node, &'n Node)>,
+    /// The known key each unknown key was taken for, when it looked like a typo of one.
+    typos: Vec<&'static str>,
     pos: Pos,
 }
 
@@ -77,6 +78,24 @@ impl<'n> Fields<'n> {
             .find(|(k, _, _)| *k == key)
             .map(|(_, k, v)| (*k, *v))
     }
+}
+
+/// The closest known name to a misspelt one: an edit-distance match, or a swap of two
+/// neighbouring letters (`modle` -> `model`).
+fn did_you_mean<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
+    crate::suggest::did_you_mean(word, known).or_else(|| {
+        let w: Vec<char> = word.chars().collect();
+        known.iter().copied().find(|k| {
+            let k: Vec<char> = k.chars().collect();
+            k.len() == w.len() && {
+                let diff: Vec<usize> = (0..w.len()).filter(|&i| w[i] != k[i]).collect();
+                diff.len() == 2
+                    && diff[1] == diff[0] + 1
+                    && w[diff[0]] == k[diff[1]]
+                    && w[diff[1]] == k[diff[0]]
+            }
+        })
+    })
 }
 
 fn join(path: &str, key: &str) -> String {
@@ -145,7 +164,7 @@ impl<'t> Decoder<'t> {
         node: &'n Node,
         path: &str,
         what: &str,
-        known: &[&str],
+        known: &[&'static str],
         null_is_empty: bool,
     ) -> Option<Fields<'n>> {
         let entries = match &node.kind {
@@ -153,6 +172,7 @@ impl<'t> Decoder<'t> {
             Kind::Null if null_is_empty => {
                 return Some(Fields {
                     entries: vec![],
+                    typos: vec![],
                     pos: node.pos,
                 });
             }
@@ -163,6 +183,7 @@ impl<'t> Decoder<'t> {
             }
         };
         let mut out: Vec<(&'n str, &'n Node, &'n Node)> = Vec::new();
+        let mut typos = Vec::new();
         for (k, v) in entries {
             let Kind::Str(key) = &k.kind else {
                 self.problem(
@@ -190,7 +211,11 @@ impl<'t> Decoder<'t> {
                 continue;
             }
             if !known.contains(&key.as_str()) {
-                let hint = did_you_mean(key, known)
+                let guess = did_you_mean(key, known);
+                if let Some(g) = guess {
+                    typos.push(g);
+                }
+                let hint = guess
                     .map(|s| format!(" (did you mean `{s}`?)"))
                     .unwrap_or_default();
                 self.problem(
@@ -207,6 +232,7 @@ impl<'t> Decoder<'t> {
         }
         Some(Fields {
             entries: out,
+            typos,
             pos: node.pos,
         })
     }
@@ -227,7 +253,9 @@ impl<'t> Decoder<'t> {
         example: &str,
     ) -> Option<&'n Node> {
         let v = self.field(f, path, key);
-        if v.is_none() {
+        // A misspelt `key` is already reported with a did-you-mean; saying it is missing too
+        // would only repeat that.
+        if v.is_none() && !f.typos.contains(&key) {
             self.problem(
                 f.pos,
                 &join(path, key),
@@ -1074,7 +1102,7 @@ impl<'t> Decoder<'t> {
         &mut self,
         node: &Node,
         path: &str,
-        (a, b): (&str, &str),
+        (a, b): (&'static str, &'static str),
         what: &str,
     ) -> Option<Vec<(String, String)>> {
         let example = format!("[{{{a}: search, {b}: fetch_page}}]");
