@@ -177,7 +177,7 @@ pub mod __private {
     pub use crate::agent::Agent;
     pub use insta;
     pub use mcptest_harness::inventory;
-    pub use mcptest_harness::registry::{AgentEntry, Declaration};
+    pub use mcptest_harness::registry::{AgentEntry, Declaration, registered};
     pub use mcptest_harness::{TestTarget, run};
     pub use serde_json;
 

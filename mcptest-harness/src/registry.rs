@@ -47,7 +47,7 @@ pub fn agent_name(module_path: &str, function: &str) -> String {
 }
 
 /// Every agent linked into this binary, in no particular order.
-pub(crate) fn registered() -> Vec<&'static AgentEntry> {
+pub fn registered() -> Vec<&'static AgentEntry> {
     inventory::iter::<AgentEntry>.into_iter().collect()
 }
 

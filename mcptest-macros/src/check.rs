@@ -13,13 +13,13 @@ pub fn declaration(d: &Declared, f: &AgentFn, errors: &mut Errors) {
     if let Some(gate) = &d.stability {
         let runs = d.runs.map(|(n, _)| n);
         if runs.is_some_and(|n| n < 2) || (runs.is_none() && !builder) {
-            errors.at(gate.span, messages::stability_single_run(runs.unwrap_or(1)));
+            errors.at(gate.span, messages::stability_single_run(runs.is_some()));
         }
     }
     if builder {
         return;
     }
-    if d.cassettes.is_none() {
+    if !d.cassettes_written {
         errors.at(Span::call_site(), messages::no_cassettes());
     }
     if let Some(r) = &d.recovery

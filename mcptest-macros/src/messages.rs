@@ -146,10 +146,15 @@ pub fn no_cassettes() -> String {
         .into()
 }
 
-pub fn stability_single_run(runs: u32) -> String {
+pub fn stability_single_run(written: bool) -> String {
     format!(
         "a stability gate needs a sample: it aggregates across runs, and this agent asks for \
-         {runs} run; add `runs = 2` (or more) to the attribute"
+         1 run; {}",
+        if written {
+            "raise `runs` to 2 or more"
+        } else {
+            "add `runs = 2` (or more) to the attribute"
+        }
     )
 }
 
@@ -200,7 +205,14 @@ pub fn comparison(gate: &str, example: &str) -> String {
 }
 
 pub fn integer_metric(gate: &str, metric: &str) -> String {
-    format!("`{gate}.{metric}` is a whole number: compare it with an integer, like `{metric} <= 0`")
+    format!(
+        "`{gate}.{metric}` is a whole number (counts, and percents from 0 to 100): compare it \
+         with an integer"
+    )
+}
+
+pub fn reversed_operator(written: &str, meant: &str) -> String {
+    format!("`{written}` is not a comparison; did you mean `{meant}`?")
 }
 
 pub fn number() -> String {

@@ -17,6 +17,8 @@ pub struct AgentFn {
 #[derive(Default)]
 pub struct Declared {
     pub cassettes: Option<(Vec<String>, Span)>,
+    /// `cassettes` was written, even if its value was refused (no second error about it).
+    pub cassettes_written: bool,
     pub runs: Option<(u32, Span)>,
     pub snapshots: Option<bool>,
     pub trajectory: Option<Trajectory>,

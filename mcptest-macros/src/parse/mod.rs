@@ -45,6 +45,7 @@ fn parse_entry(key: &Ident, c: &mut Cursor, d: &mut Declared, errors: &mut Error
             if !once(&d.cassettes, key, errors) {
                 return;
             }
+            d.cassettes_written = true;
             let example = "cassettes = \"tests/cassettes/weather/*.json\"";
             if !c.eat_eq() {
                 return errors.at(c.span(), messages::expected_eq(&name, example));
@@ -566,6 +567,15 @@ fn comparison(
         Op::Gt
     } else if c.eat_alone('<') {
         Op::Lt
+    } else if matches!(c.peek(), Some(TokenTree::Punct(p)) if p.as_char() == '=')
+        && matches!(c.peek2(), Some(TokenTree::Punct(p)) if matches!(p.as_char(), '>' | '<'))
+    {
+        let (written, meant) = match c.peek2() {
+            Some(TokenTree::Punct(p)) if p.as_char() == '>' => ("=>", ">="),
+            _ => ("=<", "<="),
+        };
+        errors.at(c.span(), messages::reversed_operator(written, meant));
+        return None;
     } else {
         errors.at(c.span(), messages::comparison(gate, example));
         return None;

@@ -1,0 +1,6 @@
+#[mcptest::agent(cassettes = "tests/cassettes/weather/*.json")]
+fn weather() -> String {
+    String::from("get_weather")
+}
+
+fn main() {}
