@@ -2,6 +2,7 @@
 
 use crate::report::{AgentOutcome, AgentReport, Report, SuiteReport};
 use crate::{ColorChoice, Reporter, RunArgs};
+use mcptest_core::spec::AgentSpec;
 use mcptest_core::suite::{
     MAX_SUITE_BYTES, Suite, SuiteError, evaluate_cassette, resolve_cassette,
 };
@@ -136,41 +137,85 @@ fn run_suite(path: &Path, filter: &str) -> SuiteReport {
             };
         }
     };
-    let mut agents = Vec::new();
-    for spec in suite.filter(filter) {
-        let started = Instant::now();
-        let rel = spec.cassettes.first().cloned().unwrap_or_default();
-        let cassette_path = resolve_cassette(path, &rel);
-        let shown = cassette_path.display().to_string();
-        let outcome = match std::fs::read_to_string(&cassette_path) {
-            Ok(text) => match Cassette::from_json_str(&shown, &text) {
-                Ok(c) => AgentOutcome::Graded(evaluate_cassette(spec, &c)),
-                Err(e) => AgentOutcome::Error(format!(
-                    "malformed cassette: {e}\n  record it again with: mcptest run --record \
-                     --config {file} --filter {:?}",
-                    spec.name
-                )),
-            },
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => AgentOutcome::Error(format!(
-                "cassette not found: {shown}\n  record one with: mcptest run --record --config \
-                 {file} --filter {:?}\n  (or point the agent at an existing file with \
-                 `cassette:`, relative to the suite file's folder)",
-                spec.name
-            )),
-            Err(e) => AgentOutcome::Error(format!("cannot read the cassette {shown}: {e}")),
-        };
-        agents.push(AgentReport {
-            name: spec.name.clone(),
-            model: spec.model.clone().unwrap_or_default(),
-            cassette: shown,
-            outcome,
-            seconds: started.elapsed().as_secs_f64(),
-        });
-    }
+    let specs: Vec<&AgentSpec> = suite.filter(filter).collect();
+    // Agents are independent: grade them on every core, keeping suite order.
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(specs.len().max(1));
+    let chunk = specs.len().div_ceil(workers).max(1);
+    let agents: Vec<AgentReport> = std::thread::scope(|scope| {
+        let handles: Vec<_> = specs
+            .chunks(chunk)
+            .map(|part| {
+                let file = &file;
+                let handle = scope.spawn(move || {
+                    part.iter()
+                        .map(|spec| grade_agent(path, file, spec))
+                        .collect::<Vec<_>>()
+                });
+                (part, handle)
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|(part, handle)| {
+                handle.join().unwrap_or_else(|_| {
+                    // Grading never panics on any input; should it ever, the agents say so
+                    // instead of disappearing from the report.
+                    part.iter()
+                        .map(|spec| AgentReport {
+                            name: spec.name.clone(),
+                            model: spec.model.clone().unwrap_or_default(),
+                            cassette: spec.cassettes.first().cloned().unwrap_or_default(),
+                            outcome: AgentOutcome::Error(
+                                "internal error while grading this agent; please report it \
+                                 with the suite and cassette"
+                                    .into(),
+                            ),
+                            seconds: 0.0,
+                        })
+                        .collect()
+                })
+            })
+            .collect()
+    });
     SuiteReport {
         file,
         stem: suite.stem,
         agents,
         load_error: None,
+    }
+}
+
+/// Reads one agent's cassette and grades it; a missing or malformed cassette is an error
+/// outcome that says what to do.
+fn grade_agent(path: &Path, file: &str, spec: &AgentSpec) -> AgentReport {
+    let started = Instant::now();
+    let rel = spec.cassettes.first().cloned().unwrap_or_default();
+    let cassette_path = resolve_cassette(path, &rel);
+    let shown = cassette_path.display().to_string();
+    let outcome = match std::fs::read_to_string(&cassette_path) {
+        Ok(text) => match Cassette::from_json_str(&shown, &text) {
+            Ok(c) => AgentOutcome::Graded(evaluate_cassette(spec, &c)),
+            Err(e) => AgentOutcome::Error(format!(
+                "malformed cassette: {e}\n  record it again with: mcptest run --record \
+                 --config {file} --filter {:?}",
+                spec.name
+            )),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => AgentOutcome::Error(format!(
+            "cassette not found: {shown}\n  record one with: mcptest run --record --config \
+             {file} --filter {:?}\n  (or point the agent at an existing file with \
+             `cassette:`, relative to the suite file's folder)",
+            spec.name
+        )),
+        Err(e) => AgentOutcome::Error(format!("cannot read the cassette {shown}: {e}")),
+    };
+    AgentReport {
+        name: spec.name.clone(),
+        model: spec.model.clone().unwrap_or_default(),
+        cassette: shown,
+        outcome,
+        seconds: started.elapsed().as_secs_f64(),
     }
 }

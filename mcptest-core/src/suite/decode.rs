@@ -630,24 +630,24 @@ impl<'t> Decoder<'t> {
                 }
                 _ => {}
             }
-            if kind != FaultKind::Slow {
-                if let Some((k, _)) = f.get("delay_ms") {
-                    self.problem(
-                        k.pos,
-                        &join(&path, "delay_ms"),
-                        "`delay_ms` applies to `kind: slow` only; remove it or change the kind",
-                    );
-                }
+            if kind != FaultKind::Slow
+                && let Some((k, _)) = f.get("delay_ms")
+            {
+                self.problem(
+                    k.pos,
+                    &join(&path, "delay_ms"),
+                    "`delay_ms` applies to `kind: slow` only; remove it or change the kind",
+                );
             }
-            if kind != FaultKind::RecoverAfter {
-                if let Some((k, _)) = f.get("failures") {
-                    self.problem(
-                        k.pos,
-                        &join(&path, "failures"),
-                        "`failures` applies to `kind: recover_after` only; remove it or change \
-                         the kind",
-                    );
-                }
+            if kind != FaultKind::RecoverAfter
+                && let Some((k, _)) = f.get("failures")
+            {
+                self.problem(
+                    k.pos,
+                    &join(&path, "failures"),
+                    "`failures` applies to `kind: recover_after` only; remove it or change \
+                     the kind",
+                );
             }
             let name_pos = name_node.map_or(item.pos, |n| n.pos);
             if let Some(first) = at.get(&name) {
@@ -738,17 +738,17 @@ impl<'t> Decoder<'t> {
         let before = self.problems.len();
         let name_node = self.required(&f, path, "name", "an agent", "name: weather lookup");
         let name = name_node.and_then(|n| self.nonempty_string(n, &join(path, "name")));
-        if let (Some(n), Some(node)) = (&name, name_node) {
-            if slug(n).is_empty() {
-                self.problem(
-                    node.pos,
-                    &join(path, "name"),
-                    format!(
-                        "the name `{n}` has no letter or digit, so it cannot name the agent's \
-                         cassette folder; add a word to it"
-                    ),
-                );
-            }
+        if let (Some(n), Some(node)) = (&name, name_node)
+            && slug(n).is_empty()
+        {
+            self.problem(
+                node.pos,
+                &join(path, "name"),
+                format!(
+                    "the name `{n}` has no letter or digit, so it cannot name the agent's \
+                     cassette folder; add a word to it"
+                ),
+            );
         }
         let model_node = self.required(&f, path, "model", "an agent", "model: claude-sonnet-4-5");
         let models = model_node.and_then(|n| self.models(n, &join(path, "model")));
@@ -814,16 +814,16 @@ impl<'t> Decoder<'t> {
         let (Some(_), Some(models)) = (name, models) else {
             return vec![];
         };
-        if models.len() > 1 {
-            if let (Some(_), Some((k, _))) = (&cassette, f.get("cassette")) {
-                self.problem(
-                    k.pos,
-                    &join(path, "cassette"),
-                    "`cassette:` names one file, and this agent lists several models; drop \
-                     `cassette:` so each model gets its own cassette, or split the agent",
-                );
-                return vec![];
-            }
+        if models.len() > 1
+            && let (Some(_), Some((k, _))) = (&cassette, f.get("cassette"))
+        {
+            self.problem(
+                k.pos,
+                &join(path, "cassette"),
+                "`cassette:` names one file, and this agent lists several models; drop \
+                 `cassette:` so each model gets its own cassette, or split the agent",
+            );
+            return vec![];
         }
         // Semantic checks run on the decoded spec; a check about a field whose decoding
         // already failed would only repeat that problem, so it is left out.
