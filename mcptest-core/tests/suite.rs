@@ -584,3 +584,44 @@ fn every_problem_is_reported_at_once_in_file_order() {
         "{shown}"
     );
 }
+
+#[test]
+fn targets_must_name_what_their_gate_reports() {
+    assert_problem(
+        &format!(
+            "{HEAD}    runs: 3\n    expect:\n      - target: stability.score\n        matcher: {{schema: {{minimum: 0.5}}}}\n"
+        ),
+        6,
+        17,
+        &["cross-run target", "`stability: expect:`"],
+    );
+    assert_problem(
+        &format!(
+            "{HEAD}    expect:\n      - target: trajectory.passed\n        matcher: {{exact: 1}}\n"
+        ),
+        5,
+        17,
+        &["add `trajectory:` to the agent"],
+    );
+    assert_problem(
+        &format!(
+            "{HEAD}    trajectory: {{mode: strict}}\n    expect:\n      - target: trajectory.order_satisfaction\n        matcher: {{exact: 100}}\n"
+        ),
+        6,
+        17,
+        &["`trajectory_axes:`"],
+    );
+    assert_problem(
+        &format!(
+            "{HEAD}    runs: 2\n    stability:\n      expect:\n        - target: tool_calls[0].name\n          matcher: {{exact: a}}\n"
+        ),
+        7,
+        19,
+        &["starts with `stability.`"],
+    );
+    // Declared gates make their targets valid.
+    let ok = format!(
+        "{HEAD}    trajectory: {{mode: subsequence, calls: [a]}}\n    golden_path: {{calls: [a]}}\n    expect:\n      - target: trajectory.mismatch_count\n        matcher: {{exact: 0}}\n      - target: golden_path.penalty\n        matcher: {{schema: {{minimum: 0.5}}}}\n"
+    );
+    Suite::from_yaml_str("s.yml", &ok).unwrap();
+}
