@@ -303,11 +303,7 @@ pub fn evaluate_run(spec: &AgentSpec, cell: &str, run: &Run) -> CellReport {
                 );
             }
             gates.push(row("narrative", ceiling_ok, summary, details));
-            for e in &n.expect {
-                let mut g = check_expectation(e, &view);
-                g.gate = "narrative".into();
-                gates.push(g);
-            }
+            gates.extend(gate_expectations("narrative", &n.expect, &view));
         }
     }
     if let Some(budget) = &spec.recovery {
@@ -410,41 +406,24 @@ pub fn evaluate_stability(spec: &AgentSpec, cell: &str, runs: &[Run]) -> Option<
         across.argument_consistency,
         across.early_divergence
     );
-    let mut gates = Vec::new();
-    if gate.expect.is_empty() {
-        let ok = across.weakest_score >= 0.5;
-        let mut details = per_run;
-        if !ok {
-            details.insert(
-                0,
-                format!(
-                    "default gate stability.weakest_score >= 0.5 failed: {:.3}",
-                    across.weakest_score
-                ),
-            );
-        }
-        gates.push(row("stability", ok, summary, details));
-    } else {
-        gates.push(GateResult {
-            gate: "stability".into(),
-            passed: true,
-            advisory: true,
+    let default = (across.weakest_score >= 0.5).then_some(()).ok_or_else(|| {
+        format!(
+            "default gate stability.weakest_score >= 0.5 failed: {:.3}",
+            across.weakest_score
+        )
+    });
+    Some(cross_run_cell(
+        spec,
+        cell,
+        CrossRun {
+            gate: "stability",
+            view,
             summary,
             details: per_run,
-        });
-        for e in &gate.expect {
-            let mut g = check_expectation(e, &view);
-            g.gate = "stability".into();
-            gates.push(g);
-        }
-    }
-    Some(CellReport {
-        agent: spec.name.clone(),
-        cell: cell.into(),
-        calls: vec![],
-        gates,
-        metrics: view,
-    })
+            default,
+            expect: &gate.expect,
+        },
+    ))
 }
 
 /// Evaluates the reliability gate over the per-run verdicts; `None` when undeclared.
@@ -470,35 +449,72 @@ pub fn evaluate_reliability(spec: &AgentSpec, cell: &str, verdicts: &[bool]) -> 
         s.variance_amplification,
         s.graceful_degradation
     );
-    let mut gates = Vec::new();
-    if gate.expect.is_empty() {
-        let ok = s.pass_at_k >= 100;
-        let details = if ok {
-            vec![]
-        } else {
-            vec!["default gate reliability.pass_at_k >= 100 failed: no run passed".into()]
-        };
-        gates.push(row("reliability", ok, summary, details));
-    } else {
-        gates.push(GateResult {
-            gate: "reliability".into(),
-            passed: true,
-            advisory: true,
+    let default = (s.pass_at_k >= 100)
+        .then_some(())
+        .ok_or_else(|| "default gate reliability.pass_at_k >= 100 failed: no run passed".into());
+    Some(cross_run_cell(
+        spec,
+        cell,
+        CrossRun {
+            gate: "reliability",
+            view,
             summary,
             details: vec![],
-        });
-        for e in &gate.expect {
-            let mut g = check_expectation(e, &view);
-            g.gate = "reliability".into();
-            gates.push(g);
+            default,
+            expect: &gate.expect,
+        },
+    ))
+}
+
+/// What a cross-run cell holds before its rows are laid out.
+struct CrossRun<'a> {
+    gate: &'static str,
+    view: Value,
+    summary: String,
+    details: Vec<String>,
+    /// The default gate's verdict (`Err` says why it failed).
+    default: Result<(), String>,
+    expect: &'a [Expectation],
+}
+
+/// One summary row that is the gate (the default gate), or an advisory summary row followed by
+/// one row per explicit assertion (which replace the default).
+fn cross_run_cell(spec: &AgentSpec, cell: &str, c: CrossRun<'_>) -> CellReport {
+    let mut gates = Vec::new();
+    if c.expect.is_empty() {
+        let mut details = c.details;
+        if let Err(why) = &c.default {
+            details.insert(0, why.clone());
         }
+        gates.push(row(c.gate, c.default.is_ok(), c.summary, details));
+    } else {
+        gates.push(GateResult {
+            gate: c.gate.into(),
+            passed: true,
+            advisory: true,
+            summary: c.summary,
+            details: c.details,
+        });
+        gates.extend(gate_expectations(c.gate, c.expect, &c.view));
     }
-    Some(CellReport {
+    CellReport {
         agent: spec.name.clone(),
         cell: cell.into(),
         calls: vec![],
         gates,
-        metrics: view,
+        metrics: c.view,
+    }
+}
+
+/// The rows of a gate's own `expect:` list, labelled with the gate.
+fn gate_expectations<'a>(
+    gate: &'a str,
+    expect: &'a [Expectation],
+    view: &'a Value,
+) -> impl Iterator<Item = GateResult> + 'a {
+    expect.iter().map(move |e| GateResult {
+        gate: gate.into(),
+        ..check_expectation(e, view)
     })
 }
 
