@@ -41,7 +41,7 @@ use crate::eval::{
 };
 use crate::json::canonical;
 use crate::matchers::Matcher;
-use crate::select::{Step, Target};
+use crate::select::Step;
 use crate::spec::{AgentSpec, Expectation};
 use crate::trace::Run;
 use serde::{Deserialize, Serialize};
@@ -516,12 +516,4 @@ fn gate_expectations<'a>(
         gate: gate.into(),
         ..check_expectation(e, view)
     })
-}
-
-/// A target of `expect` that resolves to a gate's report rather than the trace.
-pub fn is_metric_target(t: &Target) -> bool {
-    matches!(
-        t.root_field(),
-        Some("trajectory" | "golden_path" | "narrative" | "recovery" | "stability" | "reliability")
-    )
 }
