@@ -113,6 +113,9 @@ pub(crate) fn plan(
         by_name.entry(e.name()).or_default().push(e);
     }
     let mut files: BTreeMap<PathBuf, Arc<CassetteFile>> = BTreeMap::new();
+    type Found = (Vec<(String, PathBuf, String)>, Vec<String>);
+    let mut globbed: std::collections::HashMap<Vec<String>, Found> =
+        std::collections::HashMap::new();
     let mut cells = Vec::new();
     for (name, group) in by_name {
         if !only(&name) {
@@ -150,7 +153,11 @@ pub(crate) fn plan(
                 continue;
             }
         };
-        let (found, problems) = discover(root, &spec.cassettes);
+        // Agents often share their patterns: list each set of patterns once.
+        let (found, problems) = globbed
+            .entry(spec.cassettes.clone())
+            .or_insert_with(|| discover(root, &spec.cassettes))
+            .clone();
         if !problems.is_empty() {
             cells.push(Cell {
                 name: format!("{name}::cassettes"),

@@ -25,7 +25,7 @@ pub fn expand(d: &Declared, f: &AgentFn, item: TokenStream) -> TokenStream {
         // The harness runs this agent; in a harness = false build rustc drops `#[test]` items,
         // so this stub only gives IDEs their "Run Test" lens on the function.
         #[test]
-        #[allow(dead_code)]
+        #[allow(dead_code, unexpected_cfgs)]
         fn #ident() {
             #[cfg(not(rust_analyzer))]
             ::core::compile_error!(#misuse);
