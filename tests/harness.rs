@@ -426,12 +426,14 @@ fn nextest_lists_runs_and_partitions_cells() {
     assert!(all.contains("3 tests run: 3 passed"), "{all}");
 }
 
+/// The tests that change the `snap` target's cassette take turns.
+static SNAP_TARGET: Mutex<()> = Mutex::new(());
+
 /// The snapshot life cycle, as a user lives it: no snapshot yet, accept, a re-recorded
 /// cassette changes the report, review and accept, then a cassette that also breaks a gate.
 #[test]
 fn snapshot_life_cycle() {
-    static SERIAL: Mutex<()> = Mutex::new(());
-    let _serial = SERIAL.lock().unwrap();
+    let _serial = SNAP_TARGET.lock().unwrap_or_else(|e| e.into_inner());
     let f = fixture();
     let snapshots = f.root.join("tests/snapshots");
     let cassette = f
@@ -513,6 +515,70 @@ fn snapshot_life_cycle() {
     assert!(t.contains("/args/city"), "{t}");
     assert!(t.contains("snapshot: snapshot tests/snapshots/snap__lookup__claude-sonnet-4-5__run_1.snap does not match"), "{t}");
     assert!(!pending.exists(), "CI mode wrote {pending:?}");
+    write(&cassette, &original);
+}
+
+/// `cargo insta test`, `pending-snapshots` and `accept` on a harness target (when cargo-insta
+/// is installed: `cargo install cargo-insta --locked`).
+#[test]
+fn cargo_insta_reviews_harness_snapshots() {
+    let insta = |args: &[&str]| -> Output {
+        let f = fixture();
+        clean(Command::new(cargo()))
+            .current_dir(&f.root)
+            .env("CARGO_TARGET_DIR", &f.target_dir)
+            .arg("insta")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    if !insta(&["--version"]).status.success() {
+        eprintln!("cargo-insta is not installed: skipping the cargo insta checks");
+        return;
+    }
+    let _serial = SNAP_TARGET.lock().unwrap_or_else(|e| e.into_inner());
+    let f = fixture();
+    let snapshots = f.root.join("tests/snapshots");
+    let snap = snapshots.join("snap__lookup__claude-sonnet-4-5__run_1.snap");
+    let cassette = f
+        .root
+        .join("tests/cassettes/lifecycle/claude-sonnet-4-5.json");
+    let original = std::fs::read_to_string(
+        Path::new(WORKSPACE).join("tests/cassettes/weather/claude-sonnet-4-5.json"),
+    )
+    .unwrap();
+    write(&cassette, &original);
+    let _ = std::fs::remove_file(&snap);
+    let _ = std::fs::remove_file(snapshots.join("snap__lookup__claude-sonnet-4-5__run_1.snap.new"));
+
+    let out = insta(&["test", "--test", "snap", "--accept"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        std::fs::read_to_string(&snap)
+            .unwrap()
+            .contains("\"units\":\"imperial\"")
+    );
+
+    write(
+        &cassette,
+        original.replacen("\"imperial\"", "\"metric\"", 1),
+    );
+    let out = insta(&["test", "--test", "snap"]);
+    assert!(
+        !out.status.success(),
+        "pending snapshots fail `cargo insta test`"
+    );
+    let out = insta(&["pending-snapshots"]);
+    assert!(text(&out).contains("run_1.snap"), "{}", text(&out));
+    let out = insta(&["accept"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        std::fs::read_to_string(&snap)
+            .unwrap()
+            .contains("\"units\":\"metric\"")
+    );
+    let out = f.run("snap", &[], &[("CI", "true")]);
+    assert!(out.status.success(), "{}", text(&out));
     write(&cassette, &original);
 }
 
