@@ -44,6 +44,7 @@
 //!       - target: tool_results[0].is_error
 //!         matcher: { exact: false }
 //!         advisory: false       # an advisory assertion is reported, never gating
+//!     snapshots: true           # the test harness keeps a snapshot of each cell (default)
 //! ```
 //!
 //! Every block is optional except `name` and `model`. A block without `expect:` applies its
