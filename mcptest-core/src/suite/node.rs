@@ -1,16 +1,17 @@
 //! The YAML text as a tree of nodes that remember where they were written.
 //!
-//! `serde-saphyr` parses the text (YAML 1.2 core booleans only, so `no` stays a string). It is
-//! pure Rust without `unsafe`, maintained, and the one candidate that hands out the position
-//! of every value (`Spanned`), which the loader needs to report problems found after parsing;
-//! its syntax messages also name the real cause (`unclosed bracket '['` at the bracket, `tabs
-//! disallowed` at the tab) where the libyaml-based `serde_norway` reports the symptom
-//! (`did not find expected ',' or ']'` on the next line). Every
-//! node keeps its 1-based line and column, which is what lets a load error point at the key or
-//! value it is about. Duplicate keys are passed through and reported by the decoder, with both
-//! positions. Nesting is capped at [`MAX_DEPTH`] levels and the node count at 250,000 by the parser's
-//! budget, and the text itself at [`MAX_SUITE_BYTES`]: a hostile file gets an error, never a
-//! stack overflow.
+//! `serde-saphyr` parses the text, with YAML 1.2 core booleans only (so `no` stays a string).
+//! Every node keeps its 1-based line and column, which is what lets a load error point at the
+//! key or value it is about. Duplicate keys are passed through and reported by the decoder,
+//! with both positions. Nesting is capped at [`MAX_DEPTH`] levels (checked iteratively, before
+//! any recursive decoding), the node count at 250,000 by the parser's budget, and the text at
+//! [`MAX_SUITE_BYTES`]: a hostile file gets an error, never a stack overflow.
+//!
+//! Why `serde-saphyr`: it is pure Rust without `unsafe`, maintained, and the one candidate that
+//! hands out the position of every value (`Spanned`), which the loader needs to report problems
+//! found after parsing. Its syntax messages also name the cause where it is (`unclosed bracket
+//! '['` at the bracket, `tabs disallowed` at the tab), where the libyaml-based `serde_norway`
+//! reports the symptom (`did not find expected ',' or ']'` on the next line).
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
