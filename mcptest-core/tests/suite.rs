@@ -625,3 +625,88 @@ fn targets_must_name_what_their_gate_reports() {
     );
     Suite::from_yaml_str("s.yml", &ok).unwrap();
 }
+
+mod never_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    const PIECES: &[&str] = &[
+        "agents:",
+        "\n",
+        "  ",
+        "- ",
+        "name: a",
+        "model: m",
+        "runs: ",
+        "2",
+        "-1",
+        "1.5",
+        "stability:",
+        "{}",
+        "[",
+        "]",
+        "{",
+        "}",
+        ":",
+        ",",
+        "expect:",
+        "target: ",
+        "tool_calls[0].name",
+        "final_response",
+        "matcher: ",
+        "{exact: 1}",
+        "{regex: '('}",
+        "{llm-judge: x}",
+        "{schema: {type: 3}}",
+        "trajectory:",
+        "mode: strict",
+        "calls:",
+        "inject: [x]",
+        "faults:",
+        "kind: hang",
+        "target: {tool: s}",
+        "&a ",
+        "*a",
+        "~",
+        "\"",
+        "'",
+        "#",
+        "\t",
+        "é",
+        "---",
+        "recovery: {max_detection_ms: 1}",
+        "narrative:",
+        "max_divergence_score: 2",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        #[test]
+        fn any_arrangement_of_suite_pieces_loads_or_errs(picks in prop::collection::vec(0..PIECES.len(), 0..60)) {
+            let text: String = picks.iter().map(|&i| PIECES[i]).collect();
+            match Suite::from_yaml_str("p.yml", &text) {
+                Ok(_) => {}
+                Err(e) => {
+                    prop_assert!(!e.problems.is_empty());
+                    prop_assert!(e.problems.iter().all(|p| p.line >= 1 && p.column >= 1));
+                    let _ = e.to_string();
+                }
+            }
+        }
+
+        #[test]
+        fn damaged_example_suites_load_or_err(cut in 0usize..4000, len in 0usize..40, junk in "[ -~\n\t]{0,8}") {
+            let text = std::fs::read_to_string(examples().join("fault-injection-recovery.yml")).unwrap();
+            let mut chars: Vec<char> = text.chars().collect();
+            let at = cut.min(chars.len());
+            let end = (at + len).min(chars.len());
+            chars.splice(at..end, junk.chars());
+            let damaged: String = chars.into_iter().collect();
+            if let Err(e) = Suite::from_yaml_str("d.yml", &damaged) {
+                prop_assert!(!e.problems.is_empty());
+                let _ = e.to_string();
+            }
+        }
+    }
+}
