@@ -215,17 +215,14 @@ impl<'t> Decoder<'t> {
                 if let Some(g) = guess {
                     typos.push(g);
                 }
-                let hint = guess
-                    .map(|s| format!(" (did you mean `{s}`?)"))
-                    .unwrap_or_default();
-                self.problem(
-                    k.pos,
-                    &join(path, key),
-                    format!(
-                        "unknown key `{key}` in {what}{hint}; the keys are {}",
+                let message = match guess {
+                    Some(g) => format!("unknown key `{key}` in {what} (did you mean `{g}`?)"),
+                    None => format!(
+                        "unknown key `{key}` in {what}; the keys are {}",
                         quoted_list(known)
                     ),
-                );
+                };
+                self.problem(k.pos, &join(path, key), message);
                 continue;
             }
             out.push((key.as_str(), k, v));
