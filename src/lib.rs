@@ -151,17 +151,30 @@ pub mod prelude {
 /// mcptest::main!();
 /// ```
 ///
+/// `mcptest::main!(suites = "tests/suites/*.yml")` (or a list of patterns) also runs the
+/// agents of YAML suites, with cells named `<suite stem>::<agent slug>::<model>::run_<i>`.
+///
 /// It expands the snapshot assertion here, in the test target, so insta finds the right
 /// crate and writes snapshots to `snapshots/` beside this file.
 #[macro_export]
 macro_rules! main {
     () => {
+        $crate::main!(@suites []);
+    };
+    (suites = [$($suite:literal),* $(,)?] $(,)?) => {
+        $crate::main!(@suites [$($suite),*]);
+    };
+    (suites = $suite:literal $(,)?) => {
+        $crate::main!(@suites [$suite]);
+    };
+    (@suites [$($suite:literal),*]) => {
         fn main() -> ::std::process::ExitCode {
             $crate::__private::run(
                 $crate::__private::TestTarget {
                     manifest_dir: ::core::env!("CARGO_MANIFEST_DIR"),
                     module_path: ::core::module_path!(),
                     file: ::core::file!(),
+                    suites: &[$($suite),*],
                 },
                 |name: &str, contents: &str| {
                     $crate::__private::insta::assert_snapshot!(name, contents);

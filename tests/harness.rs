@@ -15,7 +15,7 @@ const WORKSPACE: &str = env!("CARGO_MANIFEST_DIR");
 const TMP: &str = env!("CARGO_TARGET_TMPDIR");
 
 /// Test targets of the fixture built for every test (the `plain` comparison is built on demand).
-const TARGETS: &[&str] = &["good", "snap", "bad", "empty", "scale"];
+const TARGETS: &[&str] = &["good", "snap", "bad", "empty", "scale", "suites"];
 
 struct Fixture {
     root: PathBuf,
@@ -70,6 +70,9 @@ fn lay_out(root: &Path) {
         "tests/bad.rs",
         "tests/empty.rs",
         "tests/misuse.rs",
+        "tests/suites.rs",
+        "tests/suites/weather.yml",
+        "tests/suites/broken.yml",
     ] {
         copy(&format!("tests/fixture/{file}"), &root.join(file));
     }
@@ -77,6 +80,10 @@ fn lay_out(root: &Path) {
     copy(
         "tests/cassettes/weather/claude-sonnet-4-5.json",
         &cassettes.join("weather/claude-sonnet-4-5.json"),
+    );
+    copy(
+        "tests/cassettes/weather/claude-sonnet-4-5.json",
+        &root.join("tests/suites/cassettes/weather/weather-lookup/claude-sonnet-4-5.json"),
     );
     copy(
         "tests/cassettes/docs-research/claude-sonnet-4-5.json",
@@ -697,6 +704,32 @@ fn an_agent_in_a_libtest_target_explains_what_to_change() {
     assert!(
         t.contains("#[mcptest::agent] needs a test target with `harness = false` whose main is `mcptest::main!();`"),
         "{t}"
+    );
+}
+
+#[test]
+fn yaml_suites_run_under_the_same_harness() {
+    let f = fixture();
+    let out = f.run("suites", &[], &[]);
+    let got = outcomes(&out);
+    let expected: BTreeMap<String, String> = [
+        ("broken::suite", "FAILED"),
+        ("weather::weather-lookup::claude-sonnet-4-5::run_1", "ok"),
+        ("weather::weather-lookup::claude-sonnet-4-5::run_2", "ok"),
+        ("weather::weather-lookup::claude-sonnet-4-5::run_3", "ok"),
+        (
+            "weather::weather-lookup::claude-sonnet-4-5::stability",
+            "ok",
+        ),
+    ]
+    .into_iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .collect();
+    assert_eq!(got, expected, "{}", text(&out));
+    assert!(
+        text(&out).contains("tests/suites/broken.yml:5:"),
+        "{}",
+        text(&out)
     );
 }
 

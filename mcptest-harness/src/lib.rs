@@ -71,6 +71,7 @@ mod filter;
 mod plan;
 pub mod registry;
 mod snapshot;
+mod suites;
 
 pub use snapshot::SnapshotAssertion;
 
@@ -94,6 +95,9 @@ pub struct TestTarget {
     pub module_path: &'static str,
     /// `file!()`: snapshots live in `snapshots/` beside it.
     pub file: &'static str,
+    /// YAML suite paths or globs, relative to `manifest_dir`, whose agents run next to the
+    /// registered ones.
+    pub suites: &'static [&'static str],
 }
 
 /// Runs every registered agent's cells with the command-line arguments of this process and
@@ -110,7 +114,14 @@ pub fn run(target: TestTarget, assertion: SnapshotAssertion) -> ExitCode {
             .as_deref()
             .is_none_or(|x| filter::may_reach(name, x))
     };
-    let cells = plan::plan(&registry::registered(), &root, &only);
+    let (suite_agents, suite_problems) = suites::load(&root, target.suites);
+    let cells = plan::plan(
+        &registry::registered(),
+        suite_agents,
+        suite_problems,
+        &root,
+        &only,
+    );
 
     let snapshots = Arc::new(snapshot::Snapshots {
         dir: snapshot::folder(&root, target.file),

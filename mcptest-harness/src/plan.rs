@@ -89,16 +89,37 @@ impl AgentCassette {
     }
 }
 
-/// Every cell of the registered agents, in a stable order.
+/// Where an agent was declared.
+pub(crate) enum Source {
+    /// A `#[mcptest::agent]` function.
+    Rust(&'static AgentEntry),
+    /// An agent of a YAML suite (one spec per model), with cassette patterns already made
+    /// relative to the crate root.
+    Suite { location: String, spec: Box<AgentSpec> },
+}
+
+impl Source {
+    fn location(&self) -> String {
+        match self {
+            Source::Rust(e) => e.location(),
+            Source::Suite { location, .. } => location.clone(),
+        }
+    }
+}
+
+/// Every cell of the registered agents and suite agents, in a stable order.
 ///
 /// `only` keeps the agents a filter can reach (the exact-name fast path); `root` is the crate
-/// root that cassette patterns are relative to.
+/// root that cassette patterns are relative to; `early` holds cells for problems found before
+/// planning (a suite that does not load).
 pub(crate) fn plan(
     entries: &[&'static AgentEntry],
+    suites: Vec<(String, Source)>,
+    mut early: Vec<Cell>,
     root: &Path,
     only: &dyn Fn(&str) -> bool,
 ) -> Vec<Cell> {
-    if entries.is_empty() {
+    if entries.is_empty() && suites.is_empty() && early.is_empty() {
         return vec![Cell {
             name: "mcptest::no_agents".into(),
             work: Work::Fail(
@@ -108,20 +129,25 @@ pub(crate) fn plan(
             ),
         }];
     }
-    let mut by_name: BTreeMap<String, Vec<&AgentEntry>> = BTreeMap::new();
+    let mut by_name: BTreeMap<String, Vec<Source>> = BTreeMap::new();
     for e in entries {
-        by_name.entry(e.name()).or_default().push(e);
+        by_name.entry(e.name()).or_default().push(Source::Rust(e));
+    }
+    for (name, s) in suites {
+        by_name.entry(name).or_default().push(s);
     }
     let mut files: BTreeMap<PathBuf, Arc<CassetteFile>> = BTreeMap::new();
-    type Found = (Vec<(String, PathBuf, String)>, Vec<String>);
     let mut globbed: std::collections::HashMap<Vec<String>, Found> =
         std::collections::HashMap::new();
     let mut cells = Vec::new();
+    cells.append(&mut early);
     for (name, group) in by_name {
         if !only(&name) {
             continue;
         }
-        if group.len() > 1 {
+        // Several models of one suite agent share its name; anything else is a clash.
+        let clash = group.len() > 1 && group.iter().any(|s| matches!(s, Source::Rust(_)));
+        if clash {
             let mut places: Vec<String> = group.iter().map(|e| e.location()).collect();
             places.sort();
             cells.push(Cell {
@@ -135,24 +161,55 @@ pub(crate) fn plan(
             });
             continue;
         }
-        let entry = group[0];
-        let spec = match declare(entry) {
-            Ok(mut spec) => {
-                spec.name = name.clone();
-                Arc::new(spec)
-            }
-            Err(problems) => {
-                cells.push(Cell {
-                    name: format!("{name}::declaration"),
-                    work: Work::Fail(format!(
-                        "the agent declared at {} cannot be evaluated:\n  - {}",
-                        entry.location(),
-                        problems.join("\n  - ")
-                    )),
-                });
-                continue;
-            }
-        };
+        let mut stems: std::collections::HashSet<String> = std::collections::HashSet::new();
+        for source in group {
+            let spec = match source {
+                Source::Rust(entry) => match declare(entry) {
+                    Ok(mut spec) => {
+                        spec.name = name.clone();
+                        Arc::new(spec)
+                    }
+                    Err(problems) => {
+                        cells.push(Cell {
+                            name: format!("{name}::declaration"),
+                            work: Work::Fail(format!(
+                                "the agent declared at {} cannot be evaluated:\n  - {}",
+                                entry.location(),
+                                problems.join("\n  - ")
+                            )),
+                        });
+                        continue;
+                    }
+                },
+                Source::Suite { spec, .. } => Arc::new(*spec),
+            };
+            agent_cells(
+                &name,
+                spec,
+                root,
+                &mut stems,
+                &mut files,
+                &mut globbed,
+                &mut cells,
+            );
+        }
+    }
+    cells
+}
+
+type Found = (Vec<(String, PathBuf, String)>, Vec<String>);
+
+/// The cells of one declared spec.
+fn agent_cells(
+    name: &str,
+    spec: Arc<AgentSpec>,
+    root: &Path,
+    stems: &mut std::collections::HashSet<String>,
+    files: &mut BTreeMap<PathBuf, Arc<CassetteFile>>,
+    globbed: &mut std::collections::HashMap<Vec<String>, Found>,
+    cells: &mut Vec<Cell>,
+) {
+    {
         // Agents often share their patterns: list each set of patterns once.
         let (found, problems) = globbed
             .entry(spec.cassettes.clone())
@@ -166,6 +223,16 @@ pub(crate) fn plan(
         }
         let runs = spec.run_count() as usize;
         for (stem, path, display) in found {
+            if !stems.insert(stem.clone()) {
+                cells.push(Cell {
+                    name: format!("{name}::{stem}::duplicate"),
+                    work: Work::Fail(format!(
+                        "two cassettes of `{name}` share the stem `{stem}` ({display} is the \
+                         second), and cell names use the stem: rename one"
+                    )),
+                });
+                continue;
+            }
             let file = files
                 .entry(path.clone())
                 .or_insert_with(|| Arc::new(CassetteFile::new(path, display)))
@@ -203,7 +270,6 @@ pub(crate) fn plan(
             }
         }
     }
-    cells
 }
 
 /// Runs the agent function, turning a panic into a declaration problem.
@@ -363,6 +429,8 @@ mod tests {
         let dir = fixture();
         let cells = plan(
             &[entry("agents::weather", "sacramento", weather)],
+            vec![],
+            vec![],
             dir.path(),
             &|_| true,
         );
@@ -390,6 +458,8 @@ mod tests {
                 entry("agents", "twice", weather),
                 entry("agents", "twice", weather),
             ],
+            vec![],
+            vec![],
             dir.path(),
             &|_| true,
         );
@@ -423,7 +493,7 @@ mod tests {
     fn no_agent_is_a_failing_cell_and_filters_prune_agents() {
         let dir = fixture();
         assert_eq!(
-            names(&plan(&[], dir.path(), &|_| true)),
+            names(&plan(&[], vec![], vec![], dir.path(), &|_| true)),
             ["mcptest::no_agents"]
         );
         let cells = plan(
@@ -431,6 +501,8 @@ mod tests {
                 entry("agents", "one", nothing),
                 entry("agents", "two", nothing),
             ],
+            vec![],
+            vec![],
             dir.path(),
             &|n| n == "two",
         );
