@@ -145,14 +145,19 @@ impl AgentSpec {
     /// Every mistake in the spec, in declaration order; empty when it can be evaluated.
     pub fn validate(&self) -> Vec<SpecError> {
         let mut errors = Vec::new();
-        let mut err = |field: &str, message: String| {
+        let mut err = |field: &str, kind: SpecErrorKind, message: String| {
             errors.push(SpecError {
                 field: field.to_string(),
+                kind,
                 message,
             })
         };
         if self.runs == Some(0) {
-            err("runs", "`runs` must be at least 1".into());
+            err(
+                "runs",
+                SpecErrorKind::Runs,
+                "`runs` must be at least 1".into(),
+            );
         }
         if let Some(t) = &self.trajectory {
             for (i, c) in t.calls.iter().enumerate() {
@@ -161,6 +166,7 @@ impl AgentSpec {
                 {
                     err(
                         &format!("trajectory.calls[{i}].args.schema"),
+                        SpecErrorKind::MalformedSchema,
                         format!("malformed JSON Schema for `{}`: {e}", c.name),
                     );
                 }
@@ -169,6 +175,7 @@ impl AgentSpec {
         if self.stability.is_some() && self.run_count() < 2 {
             err(
                 "stability",
+                SpecErrorKind::StabilityNeedsRuns,
                 format!(
                     "a stability gate needs a sample: it aggregates across runs, and this agent \
                      asks for {} run; set `runs` to at least 2",
@@ -181,12 +188,14 @@ impl AgentSpec {
         {
             err(
                 "narrative.max_divergence_score",
+                SpecErrorKind::Ceiling,
                 format!("`max_divergence_score` is a number from 0 to 1, found {c}"),
             );
         }
         if self.recovery.is_some() && self.inject.is_empty() {
             err(
                 "recovery",
+                SpecErrorKind::RecoveryWithoutFault,
                 "a recovery gate needs a fault to recover from: add `inject: [<fault name>]`"
                     .into(),
             );
@@ -208,8 +217,8 @@ impl AgentSpec {
         ];
         for (field, list) in groups {
             for (i, e) in list.iter().enumerate() {
-                for message in e.problems() {
-                    err(&format!("{field}[{i}]"), message);
+                for (kind, message) in e.problems() {
+                    err(&format!("{field}[{i}]"), kind, message);
                 }
             }
         }
@@ -217,13 +226,36 @@ impl AgentSpec {
     }
 }
 
-/// A mistake in a spec: which field and what to do.
+/// A mistake in a spec: which field, what kind, and what to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SpecError {
     /// The offending field (`stability`, `expect[2]`, `trajectory.calls[0].args.schema`).
     pub field: String,
+    /// The kind of mistake (a loader uses it to point at the right token).
+    pub kind: SpecErrorKind,
     /// What is wrong and how to fix it.
     pub message: String,
+}
+
+/// The kinds of [`SpecError`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpecErrorKind {
+    /// `runs` is 0.
+    Runs,
+    /// A trajectory call's JSON Schema does not compile.
+    MalformedSchema,
+    /// A stability gate on fewer than two runs.
+    StabilityNeedsRuns,
+    /// `max_divergence_score` outside 0..=1.
+    Ceiling,
+    /// A recovery gate with no injected fault.
+    RecoveryWithoutFault,
+    /// A model-graded matcher in a gating assertion.
+    ModelGraded,
+    /// A gating assertion whose target reads narration.
+    NarrationTarget,
+    /// A malformed schema or regex inside an assertion's matcher.
+    MalformedMatcher,
 }
 
 impl fmt::Display for SpecError {
@@ -277,30 +309,36 @@ impl Expectation {
 
     /// Why this assertion cannot gate, if it cannot: a model-graded matcher or narration as
     /// the target (both allowed only when advisory), a malformed schema or regex.
-    pub fn problems(&self) -> Vec<String> {
+    pub fn problems(&self) -> Vec<(SpecErrorKind, String)> {
         let mut out = Vec::new();
         if !self.advisory {
             if let Some(kind) = self.matcher.model_graded() {
-                out.push(format!(
-                    "`{}` is model-graded and cannot decide a deterministic gate; use exact, \
+                out.push((
+                    SpecErrorKind::ModelGraded,
+                    format!(
+                        "`{}` is model-graded and cannot decide a deterministic gate; use exact, \
                      contains, schema, regex, not, all or any, or mark the assertion \
                      `advisory: true`",
-                    kind.key()
+                        kind.key()
+                    ),
                 ));
             }
             if reads_narration(&self.target) {
-                out.push(format!(
-                    "target `{}` reads the model's narration, and narration never decides a \
+                out.push((
+                    SpecErrorKind::NarrationTarget,
+                    format!(
+                        "target `{}` reads the model's narration, and narration never decides a \
                      verdict (the observable-evidence rule): assert on tool_calls[...] or \
                      tool_results[...] instead, or mark the assertion `advisory: true`",
-                    self.target
+                        self.target
+                    ),
                 ));
             }
         }
         if let Err(e) = self.matcher.validate()
             && !matches!(e, MatcherError::ModelGraded(_))
         {
-            out.push(e.to_string());
+            out.push((SpecErrorKind::MalformedMatcher, e.to_string()));
         }
         out
     }

@@ -396,8 +396,10 @@ impl Cassette {
         let value: Value = serde_json::from_str(text).map_err(|e| CassetteError {
             file: name.to_string(),
             path: String::new(),
-            line: e.line(),
-            column: e.column(),
+            line: e.line().max(1),
+            // serde_json reports column 0 for an error at the very start of a line (a file
+            // truncated right after a newline); columns are 1-based here.
+            column: e.column().max(1),
             kind: CassetteErrorKind::Syntax(strip_position(&e.to_string())),
         })?;
         Self::from_value(&value).map_err(|e| {

@@ -180,6 +180,12 @@ fn syntax_error_names_file_line_and_column() {
 }
 
 #[test]
+fn truncated_after_a_newline_has_a_one_based_column() {
+    let err = Cassette::from_json_str("m.json", "{\"tool_calls\": [\n").unwrap_err();
+    assert_eq!((err.line, err.column), (2, 1), "{err}");
+}
+
+#[test]
 fn truncated_file_is_an_error() {
     let full = serde_json::to_string_pretty(&envelope()).unwrap();
     for cut in [1, full.len() / 3, full.len() - 1] {

@@ -15,8 +15,9 @@ use crate::matchers::{MATCHER_KEYS, Matcher, ModelGradedKind};
 use crate::select::Target;
 use crate::spec::{
     AgentSpec, Expectation, Fault, FaultKind, FaultTarget, NarrativeGate, ReliabilityGate,
-    StabilityGate,
+    SpecErrorKind, StabilityGate,
 };
+use crate::suggest::did_you_mean;
 use std::collections::HashMap;
 
 pub(crate) const SUITE_KEYS: &[&str] = &["servers", "faults", "agents"];
@@ -78,24 +79,6 @@ impl<'n> Fields<'n> {
             .find(|(k, _, _)| *k == key)
             .map(|(_, k, v)| (*k, *v))
     }
-}
-
-/// The closest known name to a misspelt one: an edit-distance match, or a swap of two
-/// neighbouring letters (`modle` -> `model`).
-fn did_you_mean<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
-    crate::suggest::did_you_mean(word, known).or_else(|| {
-        let w: Vec<char> = word.chars().collect();
-        known.iter().copied().find(|k| {
-            let k: Vec<char> = k.chars().collect();
-            k.len() == w.len() && {
-                let diff: Vec<usize> = (0..w.len()).filter(|&i| w[i] != k[i]).collect();
-                diff.len() == 2
-                    && diff[1] == diff[0] + 1
-                    && w[diff[0]] == k[diff[1]]
-                    && w[diff[1]] == k[diff[0]]
-            }
-        })
-    })
 }
 
 fn join(path: &str, key: &str) -> String {
@@ -858,7 +841,7 @@ impl<'t> Decoder<'t> {
                         })
                     });
                 if !repeats {
-                    let pos = self.locate(path, &e.field, &e.message);
+                    let pos = self.locate(path, &e.field, e.kind);
                     self.problem(pos, &join(path, &e.field), e.message);
                 }
             }
@@ -968,15 +951,15 @@ impl<'t> Decoder<'t> {
     }
 
     /// Where a problem [`AgentSpec::validate`] reports about `field` was written.
-    fn locate(&self, agent_path: &str, field: &str, message: &str) -> Pos {
+    fn locate(&self, agent_path: &str, field: &str, kind: SpecErrorKind) -> Pos {
         let mut candidates = Vec::new();
         if field.ends_with(']') && field.contains("expect[") {
-            if message.starts_with("target") {
-                candidates.push(format!("{field}.target"));
-            } else if message.contains("model-graded") {
-                candidates.push(format!("{field}.{MODEL_GRADED_MARK}"));
-            } else {
-                candidates.push(format!("{field}.{MALFORMED_MARK}"));
+            match kind {
+                SpecErrorKind::NarrationTarget => candidates.push(format!("{field}.target")),
+                SpecErrorKind::ModelGraded => {
+                    candidates.push(format!("{field}.{MODEL_GRADED_MARK}"))
+                }
+                _ => candidates.push(format!("{field}.{MALFORMED_MARK}")),
             }
             candidates.push(format!("{field}.matcher"));
         }
