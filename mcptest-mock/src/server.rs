@@ -1,0 +1,472 @@
+//! The MCP side: the mock as an rmcp server, and the transport layer that makes the faults
+//! observable on the wire. This is the only module that names rmcp, pinned at `=3.9.0`:
+//! rmcp's major versions have changed its API, so an upgrade touches this file alone.
+//!
+//! Two rmcp behaviours shape this module:
+//!
+//! * rmcp drops any response to a request the client cancelled. `reply-after-cancel` must put
+//!   its late answer on the wire anyway, so [`Wire`] withholds from the service loop the
+//!   `notifications/cancelled` that name calls under that fault; the handler then finishes
+//!   and its answer is sent.
+//! * At end of input rmcp waits up to five seconds for handlers still running. Every fault
+//!   wait also listens to a stop signal that [`Wire`] fires at end of input, so a hung call
+//!   ends at once and the process exits without that wait. Answers of calls a fault was
+//!   holding are not written after that point; answers that were being computed still are
+//!   (a client that pipes requests in and closes its input still reads them).
+//!
+//! rmcp also answers what a client may send wrong: a line that is not JSON is ignored (as the
+//! other official SDKs do), well-formed JSON that is not a JSON-RPC message gets an
+//! Invalid Request error (-32600), an unknown method gets Method not found (-32601), and a
+//! line longer than 16 MiB is discarded. [`Wire`] adds one rule: a notification or a stray
+//! response before the session starts is ignored (rmcp would otherwise end the session).
+
+use crate::fault::{Faults, Plan};
+use crate::log::{LogLevel, log};
+use crate::tools::ToolsFile;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientNotification, ClientRequest,
+    ContentBlock, ErrorData, JsonRpcMessage, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    RequestId, ServerCapabilities, ServerConfig, ServerJsonRpcMessage, ServerResult,
+};
+use rmcp::service::{RequestContext, RoleServer, RxJsonRpcMessage, ServerInitializeError};
+use rmcp::transport::Transport;
+use rmcp::transport::async_rw::AsyncRwTransport;
+use rmcp::{ServerHandler, ServiceExt};
+use serde_json::{Value, json};
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio_util::sync::CancellationToken;
+
+/// Checks that a JSON value is an MCP content block; the message says why not.
+pub(crate) fn check_content_block(block: &Value) -> Result<(), String> {
+    serde_json::from_value::<ContentBlock>(block.clone())
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+/// What the handler and the transport share for one session.
+pub(crate) struct Session {
+    file: Arc<ToolsFile>,
+    faults: Faults,
+    log: LogLevel,
+    /// Fired at end of input or on shutdown: every fault wait ends.
+    stop: CancellationToken,
+    /// The session has started (an `initialize` went through, or the service loop runs).
+    started: AtomicBool,
+    /// Calls under `reply-after-cancel` whose answer is still due.
+    answer_anyway: Mutex<HashSet<RequestId>>,
+    /// Calls a fault was holding when the client went away: their answers are not written.
+    abandoned: Mutex<HashSet<RequestId>>,
+    info: ServerConfig,
+    tools: ListToolsResult,
+    resources: ListResourcesResult,
+}
+
+fn locked<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Session {
+    /// Prepares a session; `Err` when the tools file holds something rmcp cannot represent
+    /// (the loader checks content blocks, so this is not expected).
+    pub fn new(
+        file: Arc<ToolsFile>,
+        faults: Faults,
+        log: LogLevel,
+        stop: CancellationToken,
+    ) -> Result<Session, String> {
+        let tools: Vec<Value> = file
+            .tools
+            .iter()
+            .map(|t| {
+                let mut v = json!({"name": t.name, "inputSchema": t.input_schema});
+                if let Some(d) = &t.description {
+                    v["description"] = json!(d);
+                }
+                if let Some(title) = &t.title {
+                    v["title"] = json!(title);
+                }
+                if let Some(o) = &t.output_schema {
+                    v["outputSchema"] = o.clone();
+                }
+                v
+            })
+            .collect();
+        let tools: ListToolsResult =
+            serde_json::from_value(json!({ "tools": tools, "resultType": "complete" }))
+                .map_err(|e| format!("cannot list the tools: {e}"))?;
+        let resources: Vec<Value> = file
+            .resources
+            .iter()
+            .map(|r| {
+                let mut v = json!({"uri": r.uri, "name": r.name});
+                if let Some(d) = &r.description {
+                    v["description"] = json!(d);
+                }
+                if let Some(m) = &r.mime_type {
+                    v["mimeType"] = json!(m);
+                }
+                v
+            })
+            .collect();
+        let resources: ListResourcesResult =
+            serde_json::from_value(json!({ "resources": resources, "resultType": "complete" }))
+                .map_err(|e| format!("cannot list the resources: {e}"))?;
+        let mut capabilities = json!({"tools": {"listChanged": false}});
+        if !file.resources.is_empty() {
+            capabilities["resources"] = json!({"listChanged": false, "subscribe": false});
+        }
+        let capabilities: ServerCapabilities = serde_json::from_value(capabilities)
+            .map_err(|e| format!("cannot state the capabilities: {e}"))?;
+        let mut info = ServerConfig::new(capabilities).with_server_info(
+            rmcp::model::Implementation::new(&file.server.name, &file.server.version),
+        );
+        if let Some(i) = &file.server.instructions {
+            info = info.with_instructions(i);
+        }
+        Ok(Session {
+            file,
+            faults,
+            log,
+            stop,
+            started: AtomicBool::new(false),
+            answer_anyway: Mutex::new(HashSet::new()),
+            abandoned: Mutex::new(HashSet::new()),
+            info,
+            tools,
+            resources,
+        })
+    }
+}
+
+/// The rmcp handler: tools, resources and the faults on `tools/call`.
+struct Handler(Arc<Session>);
+
+/// Why a held call stopped waiting.
+enum Interrupted {
+    Cancelled,
+    ClientGone,
+}
+
+impl Handler {
+    /// Waits out a fault's plan; `Err` when the call must not be answered.
+    async fn wait(&self, plan: Plan, ct: &CancellationToken) -> Result<(), Interrupted> {
+        let stop = &self.0.stop;
+        match plan {
+            Plan::Answer => Ok(()),
+            Plan::Hang => tokio::select! {
+                _ = ct.cancelled() => Err(Interrupted::Cancelled),
+                _ = stop.cancelled() => Err(Interrupted::ClientGone),
+            },
+            Plan::Delay(d) => tokio::select! {
+                _ = tokio::time::sleep(d) => Ok(()),
+                _ = ct.cancelled() => Err(Interrupted::Cancelled),
+                _ = stop.cancelled() => Err(Interrupted::ClientGone),
+            },
+            Plan::DelayIgnoringCancel(d) => tokio::select! {
+                _ = tokio::time::sleep(d) => Ok(()),
+                _ = stop.cancelled() => Err(Interrupted::ClientGone),
+            },
+        }
+    }
+}
+
+impl ServerHandler for Handler {
+    fn get_info(&self) -> ServerConfig {
+        self.0.info.clone()
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(self.0.tools.clone())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(self.0.resources.clone())
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let Some(r) = self.0.file.resource(&request.uri) else {
+            let known: Vec<&str> = self
+                .0
+                .file
+                .resources
+                .iter()
+                .map(|r| r.uri.as_str())
+                .collect();
+            return Err(ErrorData::resource_not_found(
+                format!(
+                    "no resource `{}`; this server's resources are: {}",
+                    crate::tools::cut(&request.uri, 200),
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                ),
+                None,
+            ));
+        };
+        let mut contents = json!({"uri": r.uri, "text": r.text});
+        if let Some(m) = &r.mime_type {
+            contents["mimeType"] = json!(m);
+        }
+        let result: ReadResourceResult =
+            serde_json::from_value(json!({ "contents": [contents], "resultType": "complete" }))
+                .map_err(|e| {
+                    ErrorData::internal_error(format!("cannot send `{}`: {e}", r.uri), None)
+                })?;
+        Ok(result.into())
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let s = &self.0;
+        let name = request.name.as_ref();
+        let id = context.id.clone();
+        let args = request.arguments.map(Value::Object);
+        if s.file.tool(name).is_none() {
+            let unknown = s
+                .file
+                .call(name, args.as_ref())
+                .err()
+                .map_or_else(|| "unknown tool".to_string(), |e| e.to_string());
+            log(
+                s.log,
+                LogLevel::Calls,
+                format_args!("request {id}: {unknown}"),
+            );
+            return Err(ErrorData::invalid_params(unknown, None));
+        }
+        let plan = s.faults.plan(name);
+        let fault = s.faults.fault_for(name);
+        match plan {
+            Plan::Answer => log(
+                s.log,
+                LogLevel::Calls,
+                format_args!("request {id}: tools/call `{name}`"),
+            ),
+            Plan::Hang => log(
+                s.log,
+                LogLevel::Faults,
+                format_args!("request {id}: tools/call `{name}` hangs (fault {fault})"),
+            ),
+            Plan::Delay(_) | Plan::DelayIgnoringCancel(_) => log(
+                s.log,
+                LogLevel::Faults,
+                format_args!("request {id}: tools/call `{name}` is delayed (fault {fault})"),
+            ),
+        }
+        match self.wait(plan, &context.ct).await {
+            Ok(()) => {}
+            Err(Interrupted::Cancelled) => {
+                log(
+                    s.log,
+                    LogLevel::Faults,
+                    format_args!("request {id}: cancelled by the client; stopped"),
+                );
+                return Err(ErrorData::internal_error(
+                    "the client cancelled the call",
+                    None,
+                ));
+            }
+            Err(Interrupted::ClientGone) => {
+                locked(&s.abandoned).insert(id.clone());
+                return Err(ErrorData::internal_error("the client went away", None));
+            }
+        }
+        let result = s
+            .file
+            .call(name, args.as_ref())
+            .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
+        if matches!(plan, Plan::DelayIgnoringCancel(_)) {
+            log(
+                s.log,
+                LogLevel::Faults,
+                format_args!("request {id}: answered after {} (cancelled or not)", fault),
+            );
+        }
+        let mut wire = result.to_json();
+        wire["resultType"] = json!("complete");
+        let result: CallToolResult = serde_json::from_value(wire).map_err(|e| {
+            ErrorData::internal_error(format!("cannot send the result of `{name}`: {e}"), None)
+        })?;
+        Ok(result.into())
+    }
+}
+
+/// The transport as the service loop sees it: the stdio (or in-process) JSON-RPC lines, with
+/// the mock's rules on top (see the module docs).
+struct Wire<T> {
+    inner: T,
+    session: Arc<Session>,
+}
+
+impl<T> Transport<RoleServer> for Wire<T>
+where
+    T: Transport<RoleServer>,
+{
+    type Error = T::Error;
+
+    fn send(
+        &mut self,
+        item: ServerJsonRpcMessage,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let s = &self.session;
+        let answered = match &item {
+            JsonRpcMessage::Response(r) => {
+                if matches!(r.result, ServerResult::InitializeResult(_)) {
+                    s.started.store(true, Ordering::SeqCst);
+                }
+                Some(r.id.clone())
+            }
+            JsonRpcMessage::Error(e) => e.id.clone(),
+            _ => None,
+        };
+        let mut write = true;
+        if let Some(id) = answered {
+            locked(&s.answer_anyway).remove(&id);
+            if locked(&s.abandoned).remove(&id) {
+                write = false;
+            }
+        }
+        let send = write.then(|| self.inner.send(item));
+        async move {
+            match send {
+                Some(send) => send.await,
+                None => Ok(()),
+            }
+        }
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
+        loop {
+            let Some(message) = self.inner.receive().await else {
+                log(
+                    self.session.log,
+                    LogLevel::Faults,
+                    format_args!("end of input; stopping"),
+                );
+                self.session.stop.cancel();
+                return None;
+            };
+            let s = &self.session;
+            let started = s.started.load(Ordering::SeqCst);
+            match &message {
+                JsonRpcMessage::Request(r) => match &r.request {
+                    ClientRequest::InitializeRequest(_) => s.started.store(true, Ordering::SeqCst),
+                    ClientRequest::CallToolRequest(call)
+                        if s.faults.ignores_cancel(&call.params.name) =>
+                    {
+                        locked(&s.answer_anyway).insert(r.id.clone());
+                    }
+                    _ => {}
+                },
+                JsonRpcMessage::Notification(n) => {
+                    if !started {
+                        log(
+                            s.log,
+                            LogLevel::Calls,
+                            format_args!("ignored a notification sent before `initialize`"),
+                        );
+                        continue;
+                    }
+                    if let ClientNotification::CancelledNotification(c) = &n.notification
+                        && let Some(id) = &c.params.request_id
+                        && locked(&s.answer_anyway).contains(id)
+                    {
+                        log(
+                            s.log,
+                            LogLevel::Faults,
+                            format_args!(
+                                "request {id}: the client cancelled it; answering anyway \
+                                 (fault reply-after-cancel)"
+                            ),
+                        );
+                        continue;
+                    }
+                }
+                JsonRpcMessage::Response(_) | JsonRpcMessage::Error(_) => {
+                    if !started {
+                        continue;
+                    }
+                }
+            }
+            return Some(message);
+        }
+    }
+
+    fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {
+        self.inner.close()
+    }
+}
+
+/// How a session ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Ended {
+    /// The client closed its end, or the mock was shut down.
+    Closed,
+    /// The session could not start; the message says why (the client was told too).
+    Refused(String),
+}
+
+/// Serves one MCP session over a byte stream pair until end of input or `shutdown`.
+pub(crate) async fn serve<R, W>(
+    session: Arc<Session>,
+    read: R,
+    write: W,
+    shutdown: CancellationToken,
+) -> Ended
+where
+    R: AsyncRead + Send + Unpin + 'static,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
+    let wire = Wire {
+        inner: AsyncRwTransport::new_server(read, write),
+        session: session.clone(),
+    };
+    let stop = session.stop.clone();
+    // A shutdown also ends every fault wait, so handlers finish before rmcp's drain.
+    let on_shutdown = {
+        let shutdown = shutdown.clone();
+        let stop = stop.clone();
+        tokio::spawn(async move {
+            shutdown.cancelled().await;
+            stop.cancel();
+        })
+    };
+    let ended = match Handler(session.clone())
+        .serve_with_ct(wire, shutdown.clone())
+        .await
+    {
+        Ok(running) => {
+            session.started.store(true, Ordering::SeqCst);
+            let _ = running.waiting().await;
+            Ended::Closed
+        }
+        Err(ServerInitializeError::ConnectionClosed(_) | ServerInitializeError::Cancelled) => {
+            Ended::Closed
+        }
+        Err(e) => Ended::Refused(e.to_string()),
+    };
+    stop.cancel();
+    on_shutdown.abort();
+    ended
+}
