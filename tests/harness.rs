@@ -570,13 +570,18 @@ fn cargo_insta_reviews_harness_snapshots() {
         &cassette,
         original.replacen("\"imperial\"", "\"metric\"", 1),
     );
-    let out = insta(&["test", "--test", "snap"]);
+    let tested = insta(&["test", "--test", "snap"]);
     assert!(
-        !out.status.success(),
+        !tested.status.success(),
         "pending snapshots fail `cargo insta test`"
     );
     let out = insta(&["pending-snapshots"]);
-    assert!(text(&out).contains("run_1.snap"), "{}", text(&out));
+    assert!(
+        text(&out).contains("run_1.snap"),
+        "{}\n{}",
+        text(&out),
+        text(&tested)
+    );
     let out = insta(&["accept"]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(

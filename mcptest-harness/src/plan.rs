@@ -95,7 +95,10 @@ pub(crate) enum Source {
     Rust(&'static AgentEntry),
     /// An agent of a YAML suite (one spec per model), with cassette patterns already made
     /// relative to the crate root.
-    Suite { location: String, spec: Box<AgentSpec> },
+    Suite {
+        location: String,
+        spec: Box<AgentSpec>,
+    },
 }
 
 impl Source {
