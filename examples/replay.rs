@@ -66,8 +66,9 @@ fn expectations() -> Vec<Expectation> {
             cassette: "triage/claude-sonnet-4-5.json",
             trajectory: ExpectedTrace::superset(vec![
                 ExpectedCall::by_name("get_issue").args_subset(json!({"issue": 412})),
-                ExpectedCall::by_name("add_label")
-                    .args_exact(json!({"repo": "acme/widgets", "issue": 412, "label": "flaky-test"})),
+                ExpectedCall::by_name("add_label").args_exact(
+                    json!({"repo": "acme/widgets", "issue": 412, "label": "flaky-test"}),
+                ),
                 ExpectedCall::by_name("create_comment").args_subset(json!({"issue": 412})),
             ]),
             golden: None,
@@ -87,7 +88,11 @@ fn main() -> ExitCode {
             Some(p) => p.clone(),
             None => dir.join(e.cassette),
         };
-        let shown = path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(&path).display().to_string();
+        let shown = path
+            .strip_prefix(env!("CARGO_MANIFEST_DIR"))
+            .unwrap_or(&path)
+            .display()
+            .to_string();
         let cassette = match std::fs::read_to_string(&path)
             .map_err(|err| format!("{shown}: cannot read the cassette: {err}"))
             .and_then(|text| Cassette::from_json_str(&shown, &text).map_err(|err| err.to_string()))
@@ -128,7 +133,12 @@ fn main() -> ExitCode {
             }
             failed += usize::from(!ok);
             let names: Vec<&str> = calls.iter().map(|c| c.name.as_str()).collect();
-            println!("  run_{}  {}  [{}]", i + 1, if ok { "PASS" } else { "FAIL" }, names.join(" -> "));
+            println!(
+                "  run_{}  {}  [{}]",
+                i + 1,
+                if ok { "PASS" } else { "FAIL" },
+                names.join(" -> ")
+            );
             for l in lines {
                 for line in l.lines() {
                     println!("    {line}");
