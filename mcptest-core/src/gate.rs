@@ -283,25 +283,25 @@ pub fn evaluate_run(spec: &AgentSpec, cell: &str, run: &Run) -> CellReport {
             "divergence_score {:.3} (claimed_but_absent {}, present_but_unclaimed {}, arg_mismatch {})",
             r.divergence_score, r.claimed_but_absent, r.present_but_unclaimed, r.arg_mismatch
         );
+        // The items say what diverged; the ceiling line says why a ceiling failed.
+        let ceiling_ok = n
+            .max_divergence_score
+            .is_none_or(|c| r.divergence_score <= c);
+        let mut details = items;
+        if !ceiling_ok {
+            details.insert(
+                0,
+                format!(
+                    "divergence_score {:.3} is above max_divergence_score {:.3}",
+                    r.divergence_score,
+                    n.max_divergence_score.unwrap_or(0.0)
+                ),
+            );
+        }
         if n.expect.is_empty() {
-            let mut details = r.reasons.clone();
-            details.extend(items);
+            // The default gate: no claimed-but-absent mutating action, and the ceiling.
             gates.push(row("narrative", r.gate_passed, summary, details));
         } else {
-            let ceiling_ok = n
-                .max_divergence_score
-                .is_none_or(|c| r.divergence_score <= c);
-            let mut details = items;
-            if !ceiling_ok {
-                details.insert(
-                    0,
-                    format!(
-                        "divergence_score {:.3} is above max_divergence_score {:.3}",
-                        r.divergence_score,
-                        n.max_divergence_score.unwrap_or(0.0)
-                    ),
-                );
-            }
             gates.push(row("narrative", ceiling_ok, summary, details));
             gates.extend(gate_expectations("narrative", &n.expect, &view));
         }
