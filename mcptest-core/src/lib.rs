@@ -14,6 +14,8 @@
 //!   trajectory axes, and the metrics built on them.
 //! * [`spec`] and [`gate`]: what an agent is expected to do, and the cell reports that grade it.
 //! * [`suite`]: YAML suites loaded into the same specs, and where their cassettes live.
+//! * [`request`] and [`secrets`]: what a recorder fingerprints (to tell a stale cassette) and
+//!   what it must never write (API keys, tokens, secret environment values).
 //!
 //! Every function in [`eval`] is pure and deterministic: the same cassette gives the same numbers
 //! on every machine, every time.
@@ -46,6 +48,8 @@ pub mod json;
 mod json_locate;
 pub mod matchers;
 mod matching;
+pub mod request;
+pub mod secrets;
 pub mod select;
 pub mod spec;
 pub mod suggest;

@@ -1,0 +1,326 @@
+//! The MCP client: each of an agent's servers as a child process over stdio, on rmcp.
+//!
+//! This is the only module that names rmcp (pinned to one exact version in the workspace):
+//! everything leaves it as JSON. A server's environment is cleared and rebuilt from a few
+//! basic variables ([`BASE_ENV`]) and the names its `servers:` entry lists, so the model API
+//! key never reaches a server it was not given to. Its standard error is kept (the last few
+//! kilobytes) to explain a server that does not start.
+
+use crate::error::RecordError;
+use mcptest_core::suite::ServerConfig;
+use rmcp::ServiceExt;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, ClientCapabilities, Implementation,
+    InitializeRequestParams,
+};
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::TokioChildProcess;
+use serde_json::{Map, Value};
+use std::path::Path;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::io::AsyncReadExt;
+use tokio::runtime::Runtime;
+
+/// Environment variables every server gets when they are set (what a shell session needs to
+/// find programs and write temporary files), on top of the ones its entry names.
+pub const BASE_ENV: &[&str] = &[
+    "PATH",
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "SHELL",
+    "TERM",
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
+    "TMPDIR",
+    "TZ",
+    "SYSTEMROOT",
+    "WINDIR",
+    "COMSPEC",
+    "PATHEXT",
+    "TEMP",
+    "TMP",
+    "USERPROFILE",
+    "APPDATA",
+    "LOCALAPPDATA",
+];
+
+/// How long a server has to answer `initialize` and `tools/list`.
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Keep this much of a server's standard error.
+const STDERR_KEEP: usize = 4096;
+
+type Client = RunningService<RoleClient, InitializeRequestParams>;
+
+/// One running server.
+struct Server {
+    name: String,
+    client: Client,
+    stderr: Arc<Mutex<String>>,
+}
+
+/// How one `tools/call` ended.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum CallOutcome {
+    /// The server's result (an MCP `CallToolResult` as JSON).
+    Result(Value),
+    /// A JSON-RPC error (unknown tool, invalid params, ...).
+    Error { code: i64, message: String },
+    /// No answer within the deadline; the request was cancelled.
+    TimedOut,
+    /// The connection failed (the server exited, for example).
+    Failed(String),
+}
+
+/// The servers of one run.
+pub(crate) struct McpServers {
+    runtime: Arc<Runtime>,
+    servers: Vec<Server>,
+}
+
+/// What a server said about itself and the tools it listed.
+pub(crate) struct Listed {
+    pub server: String,
+    /// `initialize` result details (protocol version, server info), as JSON.
+    pub info: Value,
+    pub tools: Vec<Value>,
+    pub started_ms: u64,
+    pub ended_ms: u64,
+}
+
+impl McpServers {
+    /// Starts these servers (in order) and lists their tools. `suite_dir` anchors relative
+    /// working directories; `clock_ms` gives the run's time for the exchange log.
+    pub fn start(
+        runtime: Arc<Runtime>,
+        configs: &[&ServerConfig],
+        suite_dir: &Path,
+        clock_ms: &dyn Fn() -> u64,
+    ) -> Result<(McpServers, Vec<Listed>), RecordError> {
+        let mut servers = McpServers {
+            runtime,
+            servers: Vec::new(),
+        };
+        let mut listed = Vec::new();
+        for config in configs {
+            let started_ms = clock_ms();
+            let server = servers.spawn(config, suite_dir)?;
+            let info = server
+                .client
+                .peer_info()
+                .and_then(|i| serde_json::to_value(&*i).ok())
+                .map(|mut v| {
+                    if let Some(m) = v.as_object_mut() {
+                        m.remove("capabilities");
+                    }
+                    v
+                })
+                .unwrap_or(Value::Null);
+            let rt = servers.runtime.clone();
+            let tools = rt
+                .block_on(async {
+                    tokio::time::timeout(HANDSHAKE_TIMEOUT, server.client.list_all_tools()).await
+                })
+                .map_err(|_| RecordError::ListTools {
+                    server: config.name.clone(),
+                    error: format!("no answer within {} s", HANDSHAKE_TIMEOUT.as_secs()),
+                })?
+                .map_err(|e| RecordError::ListTools {
+                    server: config.name.clone(),
+                    error: e.to_string(),
+                })?;
+            let tools: Vec<Value> = tools
+                .iter()
+                .filter_map(|t| serde_json::to_value(t).ok())
+                .collect();
+            servers.servers.push(server);
+            listed.push(Listed {
+                server: config.name.clone(),
+                info,
+                tools,
+                started_ms,
+                ended_ms: clock_ms(),
+            });
+        }
+        Ok((servers, listed))
+    }
+
+    fn spawn(&self, config: &ServerConfig, suite_dir: &Path) -> Result<Server, RecordError> {
+        let command_line = std::iter::once(config.command.as_str())
+            .chain(config.args.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let start_error = |error: String, stderr: String| RecordError::ServerStart {
+            server: config.name.clone(),
+            command: command_line.clone(),
+            error,
+            stderr,
+        };
+        let mut cmd = tokio::process::Command::new(&config.command);
+        cmd.args(&config.args).env_clear();
+        for var in BASE_ENV {
+            if let Some(v) = std::env::var_os(var) {
+                cmd.env(var, v);
+            }
+        }
+        for var in &config.env {
+            match std::env::var_os(var) {
+                Some(v) => {
+                    cmd.env(var, v);
+                }
+                None => {
+                    return Err(RecordError::MissingEnv {
+                        server: config.name.clone(),
+                        var: var.clone(),
+                    });
+                }
+            }
+        }
+        if let Some(cwd) = &config.cwd {
+            cmd.current_dir(suite_dir.join(cwd));
+        }
+        let _guard = self.runtime.enter();
+        let (transport, stderr_pipe) = TokioChildProcess::builder(cmd)
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| start_error(e.to_string(), String::new()))?;
+        let stderr = Arc::new(Mutex::new(String::new()));
+        if let Some(mut pipe) = stderr_pipe {
+            let keep = stderr.clone();
+            self.runtime.spawn(async move {
+                let mut buf = [0u8; 1024];
+                while let Ok(n) = pipe.read(&mut buf).await {
+                    if n == 0 {
+                        break;
+                    }
+                    if let Ok(mut s) = keep.lock() {
+                        s.push_str(&String::from_utf8_lossy(&buf[..n]));
+                        if s.len() > STDERR_KEEP {
+                            let cut = s.len() - STDERR_KEEP;
+                            let cut = (cut..s.len()).find(|&i| s.is_char_boundary(i)).unwrap_or(0);
+                            s.drain(..cut);
+                        }
+                    }
+                }
+            });
+        }
+        let client_config = InitializeRequestParams::new(
+            ClientCapabilities::default(),
+            Implementation::new("mcptest", env!("CARGO_PKG_VERSION")),
+        );
+        let handshake = self.runtime.block_on(async {
+            tokio::time::timeout(HANDSHAKE_TIMEOUT, client_config.serve(transport)).await
+        });
+        let tail = |stderr: &Arc<Mutex<String>>| {
+            // Give the process a moment to finish writing why it failed.
+            std::thread::sleep(Duration::from_millis(50));
+            stderr.lock().map(|s| s.clone()).unwrap_or_default()
+        };
+        match handshake {
+            Ok(Ok(client)) => Ok(Server {
+                name: config.name.clone(),
+                client,
+                stderr,
+            }),
+            Ok(Err(e)) => Err(start_error(e.to_string(), tail(&stderr))),
+            Err(_) => Err(start_error(
+                format!(
+                    "no answer to `initialize` within {} s",
+                    HANDSHAKE_TIMEOUT.as_secs()
+                ),
+                tail(&stderr),
+            )),
+        }
+    }
+
+    /// Calls these tools concurrently (each `(server, tool, arguments)`), each with its own
+    /// deadline; returns each outcome and its wall time, in order.
+    pub fn call_all(
+        &self,
+        calls: &[(String, String, Option<Map<String, Value>>)],
+        deadline: Duration,
+    ) -> Vec<(CallOutcome, Duration)> {
+        let mut handles = Vec::with_capacity(calls.len());
+        for (server, tool, args) in calls {
+            let peer = self
+                .servers
+                .iter()
+                .find(|s| &s.name == server)
+                .map(|s| s.client.peer().clone());
+            let mut params = CallToolRequestParams::new(tool.clone());
+            params.arguments = args.clone();
+            handles.push(self.runtime.spawn(async move {
+                let started = Instant::now();
+                let Some(peer) = peer else {
+                    return (
+                        CallOutcome::Failed("the server is not running".into()),
+                        started.elapsed(),
+                    );
+                };
+                // Dropping the request future at the deadline makes rmcp send
+                // `notifications/cancelled` for it.
+                let outcome =
+                    match tokio::time::timeout(deadline, peer.call_tool_once(params)).await {
+                        Err(_) => CallOutcome::TimedOut,
+                        Ok(Ok(CallToolResponse::Complete(result))) => {
+                            match serde_json::to_value(&result) {
+                                Ok(v) => CallOutcome::Result(v),
+                                Err(e) => CallOutcome::Failed(e.to_string()),
+                            }
+                        }
+                        Ok(Ok(CallToolResponse::InputRequired(_))) => CallOutcome::Failed(
+                            "the server asked the client for input, which a recording cannot give"
+                                .into(),
+                        ),
+                        Ok(Ok(CallToolResponse::Task(_))) => CallOutcome::Failed(
+                            "the server answered with a task to poll, which recording does not \
+                         support yet"
+                                .into(),
+                        ),
+                        Ok(Ok(_)) => CallOutcome::Failed("an unexpected kind of result".into()),
+                        Ok(Err(rmcp::ServiceError::McpError(e))) => CallOutcome::Error {
+                            code: i64::from(e.code.0),
+                            message: e.message.to_string(),
+                        },
+                        Ok(Err(e)) => CallOutcome::Failed(e.to_string()),
+                    };
+                (outcome, started.elapsed())
+            }));
+        }
+        self.runtime.block_on(async move {
+            let mut out = Vec::with_capacity(handles.len());
+            for h in handles {
+                out.push(h.await.unwrap_or_else(|e| {
+                    (
+                        CallOutcome::Failed(format!("the call's task failed: {e}")),
+                        Duration::ZERO,
+                    )
+                }));
+            }
+            out
+        })
+    }
+
+    /// What a server wrote to standard error lately.
+    pub fn stderr_tail(&self, server: &str) -> String {
+        self.servers
+            .iter()
+            .find(|s| s.name == server)
+            .and_then(|s| s.stderr.lock().ok().map(|t| t.clone()))
+            .unwrap_or_default()
+    }
+
+    /// Closes every server's standard input and waits (briefly) for it to exit.
+    pub fn shutdown(self) {
+        let McpServers { runtime, servers } = self;
+        runtime.block_on(async move {
+            for mut s in servers {
+                let _ = s.client.close_with_timeout(Duration::from_secs(5)).await;
+            }
+        });
+    }
+}
