@@ -12,6 +12,11 @@ cargo fmt --all -- --check
 step "cargo clippy (warnings are errors)"
 cargo clippy --workspace --all-targets -- -D warnings
 
+# The mock server's interop tests (mcptest-mock/tests/python_interop.rs) drive it with the
+# official MCP Python SDK: create its virtual environment (target/py-mcp-venv) when missing.
+step "Python MCP SDK for the mock's interop tests"
+mcptest-mock/tests/python/setup-venv.sh
+
 step "cargo test (unit, integration, property tests, benchmark smoke runs)"
 cargo test --workspace --all-targets
 

@@ -210,7 +210,9 @@ impl Decoder {
             );
             return None;
         }
+        let before = self.problems.len();
         let top = self.map(root, "the tools file", TOP_KEYS)?;
+        let misspelt = self.problems.len() > before;
         let server = match top.get("server") {
             Some((_, node)) => self.server(node),
             None => Some(ServerInfo::default()),
@@ -218,11 +220,14 @@ impl Decoder {
         let tools = match top.get("tools") {
             Some((_, node)) => self.tools(node),
             None => {
-                self.problem(
-                    root.pos,
-                    "the tools file has no `tools:` list; add one (an empty list `tools: []` \
+                // A misspelt key was reported already; the list is likely that key.
+                if !misspelt {
+                    self.problem(
+                        root.pos,
+                        "the tools file has no `tools:` list; add one (an empty list `tools: []` \
                      serves no tools)",
-                );
+                    );
+                }
                 None
             }
         };
@@ -292,12 +297,17 @@ impl Decoder {
     }
 
     fn tool(&mut self, node: &Node) -> Option<Tool> {
+        let at_start = self.problems.len();
         let m = self.map(node, "a tool", TOOL_KEYS)?;
+        // A misspelt key was reported already: do not also report the key it stands for.
+        let misspelt = self.problems.len() > at_start;
         let before = self.problems.len();
         let name = match m.get("name") {
             Some((_, n)) => self.text(n, "a tool's `name`"),
             None => {
-                self.problem(node.pos, "this tool has no `name:`; add one");
+                if !misspelt {
+                    self.problem(node.pos, "this tool has no `name:`; add one");
+                }
                 None
             }
         };
@@ -355,13 +365,15 @@ impl Decoder {
                 .map(|a| vec![a]),
             (None, Some((_, n))) => self.answers(n, &label, properties.as_deref()),
             (None, None) => {
-                self.problem(
-                    node.pos,
-                    format!(
-                        "{label} has no answer; add `result:` (one answer to every call) or \
-                         `answers:` (answers chosen by the arguments)"
-                    ),
-                );
+                if !misspelt {
+                    self.problem(
+                        node.pos,
+                        format!(
+                            "{label} has no answer; add `result:` (one answer to every call) or \
+                             `answers:` (answers chosen by the arguments)"
+                        ),
+                    );
+                }
                 None
             }
         };

@@ -25,9 +25,10 @@ use crate::log::{LogLevel, log};
 use crate::tools::ToolsFile;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ClientNotification, ClientRequest,
-    ContentBlock, ErrorData, JsonRpcMessage, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    RequestId, ServerCapabilities, ServerConfig, ServerJsonRpcMessage, ServerResult,
+    ContentBlock, CustomRequest, CustomResult, ErrorCode, ErrorData, JsonRpcMessage,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, RequestId, ServerCapabilities, ServerConfig,
+    ServerJsonRpcMessage, ServerResult,
 };
 use rmcp::service::{RequestContext, RoleServer, RxJsonRpcMessage, ServerInitializeError};
 use rmcp::transport::Transport;
@@ -142,6 +143,19 @@ impl Session {
     }
 }
 
+/// The methods the mock serves, and the params each takes (for malformed-params errors).
+const KNOWN_METHODS: &[(&str, &str)] = &[
+    (
+        "initialize",
+        "{protocolVersion: string, capabilities: object, clientInfo: {name, version}}",
+    ),
+    ("ping", "no params"),
+    ("tools/list", "{cursor?: string}"),
+    ("tools/call", "{name: string, arguments?: object}"),
+    ("resources/list", "{cursor?: string}"),
+    ("resources/read", "{uri: string}"),
+];
+
 /// The rmcp handler: tools, resources and the faults on `tools/call`.
 struct Handler(Arc<Session>);
 
@@ -231,6 +245,49 @@ impl ServerHandler for Handler {
                     ErrorData::internal_error(format!("cannot send `{}`: {e}", r.uri), None)
                 })?;
         Ok(result.into())
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        // rmcp hands a known method here when its params do not parse.
+        if let Some(shape) = KNOWN_METHODS
+            .iter()
+            .find(|(m, _)| *m == request.method)
+            .map(|(_, shape)| shape)
+        {
+            log(
+                self.0.log,
+                LogLevel::Calls,
+                format_args!("malformed params for `{}`", request.method),
+            );
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "the params of `{}` are malformed; it takes {shape}",
+                    request.method
+                ),
+                None,
+            ));
+        }
+        log(
+            self.0.log,
+            LogLevel::Calls,
+            format_args!(
+                "unknown method `{}`",
+                crate::tools::cut(&request.method, 80)
+            ),
+        );
+        Err(ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            format!(
+                "method not found: `{}`; this mock serves initialize, ping, tools/list, \
+                 tools/call, resources/list and resources/read",
+                crate::tools::cut(&request.method, 200)
+            ),
+            None,
+        ))
     }
 
     async fn call_tool(

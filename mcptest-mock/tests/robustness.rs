@@ -1,0 +1,350 @@
+//! Nothing a client sends crashes the mock: each case gets the protocol's answer or a clean
+//! exit, and the session goes on. Driven as a raw JSON-RPC peer over the binary's stdio.
+
+mod common;
+
+use common::{RawServer, call, request};
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+const T: Duration = Duration::from_secs(10);
+
+fn tools_list_still_answers(s: &mut RawServer, id: i64) {
+    s.send(&request(id, "tools/list"));
+    let a = s.answer(json!(id), T);
+    assert_eq!(
+        a["result"]["tools"].as_array().map(Vec::len),
+        Some(5),
+        "{a}"
+    );
+}
+
+#[test]
+fn lines_that_are_not_json_are_ignored_and_the_session_goes_on() {
+    let mut s = RawServer::start(&[]);
+    s.handshake();
+    for junk in [
+        &b"garbage"[..],
+        b"{",
+        b"[1, 2",
+        b"\"unterminated",
+        b"\xff\xfe\x00binary",
+        b"{\"jsonrpc\": \"2.0\", \"id\": 5, \"method\": \"tools/list\"",
+    ] {
+        s.send_raw(junk);
+    }
+    tools_list_still_answers(&mut s, 2);
+    s.finish();
+}
+
+#[test]
+fn json_that_is_not_a_json_rpc_message_gets_invalid_request() {
+    let mut s = RawServer::start(&[]);
+    s.handshake();
+    for (i, bad) in [
+        json!({"foo": 1}),
+        json!([]),
+        json!(42),
+        json!({"jsonrpc": "1.0", "id": 3, "method": "tools/list"}),
+        json!([{"jsonrpc": "2.0", "id": 4, "method": "tools/list"}]),
+    ]
+    .iter()
+    .enumerate()
+    {
+        s.send(bad);
+        let a = s
+            .recv(T)
+            .unwrap_or_else(|| panic!("no answer to bad message {i}"));
+        assert_eq!(a["error"]["code"], -32600, "message {i}: {a}");
+        assert_eq!(a["id"], Value::Null, "{a}");
+    }
+    tools_list_still_answers(&mut s, 2);
+    s.finish();
+}
+
+#[test]
+fn unknown_methods_get_method_not_found_and_bad_params_get_invalid_params() {
+    let mut s = RawServer::start(&[]);
+    s.handshake();
+    s.send(&request(2, "tools/frobnicate"));
+    let a = s.answer(json!(2), T);
+    assert_eq!(a["error"]["code"], -32601, "{a}");
+    assert!(
+        a["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`tools/frobnicate`")
+    );
+
+    s.send(&json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {}}));
+    let a = s.answer(json!(3), T);
+    assert_eq!(a["error"]["code"], -32602, "{a}");
+    assert!(
+        a["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("{name: string, arguments?: object}")
+    );
+
+    s.send(&call(4, "create_ticket", json!(["not", "an", "object"])));
+    assert_eq!(s.answer(json!(4), T)["error"]["code"], -32602);
+
+    s.send(&call(5, "no_such_tool", json!({})));
+    let a = s.answer(json!(5), T);
+    assert_eq!(a["error"]["code"], -32602, "{a}");
+    assert!(
+        a["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("unknown tool `no_such_tool`")
+    );
+
+    // A notification the server does not know, a cancel for nothing, a stray response.
+    s.send(&json!({"jsonrpc": "2.0", "method": "notifications/whatever", "params": {"x": 1}}));
+    s.send(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 999}}));
+    s.send(&json!({"jsonrpc": "2.0", "id": 77, "result": {}}));
+    s.send(&json!({"jsonrpc": "2.0", "id": 78, "error": {"code": 1, "message": "x"}}));
+    tools_list_still_answers(&mut s, 6);
+    s.finish();
+}
+
+#[test]
+fn messages_before_initialize_do_not_end_the_session() {
+    let mut s = RawServer::start(&["--log", "calls"]);
+    s.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    s.send(
+        &json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}),
+    );
+    s.send(&json!({"jsonrpc": "2.0", "id": 50, "result": {}}));
+    s.send(&request(51, "tools/list"));
+    let a = s.answer(json!(51), T);
+    assert!(
+        a["error"].is_object(),
+        "a request before initialize is refused: {a}"
+    );
+    let init = s.handshake();
+    assert_eq!(init["result"]["serverInfo"]["name"], "weather-and-docs");
+    tools_list_still_answers(&mut s, 2);
+    let log = s.finish();
+    assert!(
+        log.contains("ignored a notification sent before `initialize`"),
+        "{log}"
+    );
+}
+
+#[test]
+fn huge_arguments_are_answered_without_echoing_them() {
+    let mut s = RawServer::start(&[]);
+    s.handshake();
+    let big = "x".repeat(4 << 20);
+    // Passes the schema: the default answer.
+    s.send(&call(2, "get_weather", json!({"city": big})));
+    let a = s.answer(json!(2), T);
+    assert_eq!(a["result"]["isError"], true);
+    assert!(a.to_string().len() < 1000, "{}", a.to_string().len());
+    // Fails the schema: the reason quotes a cut value.
+    s.send(&call(
+        3,
+        "get_weather",
+        json!({"city": "Oslo", "units": big}),
+    ));
+    let a = s.answer(json!(3), T);
+    let text = a["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("invalid arguments for tool `get_weather`: at /units"),
+        "{}",
+        &text[..100]
+    );
+    assert!(a.to_string().len() < 2000, "{}", a.to_string().len());
+    // Many keys, deep but legal nesting.
+    let many: serde_json::Map<String, Value> =
+        (0..50_000).map(|i| (format!("k{i}"), json!(i))).collect();
+    s.send(&call(4, "get_weather", Value::Object(many)));
+    let a = s.answer(json!(4), T);
+    assert_eq!(a["result"]["isError"], true, "additionalProperties: false");
+    assert!(a.to_string().len() < 4000, "{}", a.to_string().len());
+    let mut deep = json!("leaf");
+    for _ in 0..100 {
+        deep = json!([deep]);
+    }
+    s.send(&call(
+        5,
+        "get_weather",
+        json!({"city": "Oslo", "extra": deep}),
+    ));
+    assert_eq!(s.answer(json!(5), T)["result"]["isError"], true);
+    tools_list_still_answers(&mut s, 6);
+    s.finish();
+}
+
+#[test]
+fn a_line_over_the_size_limit_is_discarded_and_the_session_goes_on() {
+    let mut s = RawServer::start(&[]);
+    s.handshake();
+    let over = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{{\"name\":\"get_weather\",\"arguments\":{{\"city\":\"{}\"}}}}}}",
+        "y".repeat(17 << 20)
+    );
+    s.send_raw(over.as_bytes());
+    // Nesting past serde_json's recursion limit is unparsable too.
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    s.send_raw(deep.as_bytes());
+    tools_list_still_answers(&mut s, 3);
+    s.finish();
+}
+
+#[test]
+fn stdout_carries_only_json_rpc_and_the_log_goes_to_stderr() {
+    let mut s = RawServer::start(&["--log", "calls", "--fault", "slow:10"]);
+    s.handshake();
+    s.send(&call(2, "create_ticket", json!({"title": "abc"})));
+    let a = s.answer(json!(2), T);
+    assert_eq!(a["jsonrpc"], "2.0");
+    assert_eq!(a["result"]["structuredContent"]["id"], "T-1042");
+    s.send(&call(3, "nope", json!({})));
+    s.answer(json!(3), T);
+    let log = s.finish();
+    assert!(log.contains("mcptest mock: serving 5 tools from"), "{log}");
+    assert!(log.contains("(fault slow:10)"), "{log}");
+    assert!(
+        log.contains("request 2: tools/call `create_ticket` is delayed"),
+        "{log}"
+    );
+    assert!(log.contains("unknown tool `nope`"), "{log}");
+    assert!(log.contains("session ended"), "{log}");
+}
+
+#[test]
+fn end_of_input_stops_a_hanging_mock_at_once() {
+    let mut s = RawServer::start(&["--fault", "hang"]);
+    s.handshake();
+    for id in 2..102 {
+        s.send(&call(id, "get_weather", json!({"city": "Oslo"})));
+    }
+    tools_list_still_answers(&mut s, 200);
+    let start = Instant::now();
+    s.close_stdin();
+    let (status, _) = s.wait(T);
+    let took = start.elapsed();
+    assert!(status.expect("exits").success());
+    assert!(
+        took < Duration::from_millis(1000),
+        "no drain wait: {took:?}"
+    );
+    // The hung calls are never answered, not even with an error.
+    if let Some(m) = s.recv(Duration::from_millis(200)) {
+        panic!("nothing is written for calls the fault held: {m}");
+    }
+}
+
+#[test]
+fn a_client_that_disconnects_mid_call_gets_a_clean_exit() {
+    for fault in [
+        "slow:3000",
+        "reply-after-cancel:3000",
+        "recover-after:5",
+        "none",
+    ] {
+        let mut s = RawServer::start(&["--fault", fault]);
+        s.handshake();
+        s.send(&call(2, "get_weather", json!({"city": "Oslo"})));
+        std::thread::sleep(Duration::from_millis(50));
+        let start = Instant::now();
+        s.close_stdin();
+        let (status, _) = s.wait(T);
+        assert!(status.expect("exits").success(), "{fault}: {}", s.stderr());
+        assert!(
+            start.elapsed() < Duration::from_millis(1000),
+            "{fault}: {:?}",
+            start.elapsed()
+        );
+    }
+}
+
+#[test]
+fn a_cancelled_slow_call_is_never_answered() {
+    let mut s = RawServer::start(&["--fault", "slow:300", "--log", "calls"]);
+    s.handshake();
+    s.send(&call(2, "get_weather", json!({"city": "Oslo"})));
+    s.send(
+        &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                   "params": {"requestId": 2, "reason": "timeout"}}),
+    );
+    s.send(&call(3, "get_weather", json!({"city": "Sacramento"})));
+    let a = s.answer(json!(3), T);
+    assert_eq!(a["result"]["structuredContent"]["city"], "Sacramento");
+    assert!(s.recv(Duration::from_millis(400)).is_none());
+    let log = s.finish();
+    assert!(
+        log.contains("request 2: cancelled by the client; stopped"),
+        "{log}"
+    );
+}
+
+#[test]
+fn requests_piped_in_are_all_answered_before_exit() {
+    let mut s = RawServer::start(&[]);
+    s.send(&common::initialize());
+    for id in 2..12 {
+        s.send(&call(
+            id,
+            "get_forecast",
+            json!({"city": "Sacramento", "days": 2}),
+        ));
+    }
+    s.close_stdin();
+    let mut answered = Vec::new();
+    while let Some(m) = s.recv(Duration::from_secs(5)) {
+        answered.push(m["id"].as_i64().unwrap_or(-1));
+    }
+    answered.sort();
+    assert_eq!(answered, (1..12).collect::<Vec<_>>());
+    let (status, _) = s.wait(T);
+    assert!(status.expect("exits").success());
+}
+
+#[test]
+fn bad_command_lines_and_tools_files_exit_2_with_the_reason() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_mcptest-mock"))
+            .args(args)
+            .output()
+            .expect("run");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, out, err) = run(&[]);
+    assert_eq!(code, Some(2));
+    assert!(out.is_empty());
+    assert!(err.contains("--tools-from <FILE> is required"), "{err}");
+
+    let tools = common::examples_tools();
+    let tools = tools.to_str().unwrap();
+    let (code, _, err) = run(&["--tools-from", tools, "--fault", "hnag"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("did you mean `hang`?"), "{err}");
+
+    let (code, out, err) = run(&["--tools-from", "/nonexistent/tools.yml"]);
+    assert_eq!(code, Some(2));
+    assert!(out.is_empty());
+    assert!(
+        err.starts_with("/nonexistent/tools.yml: cannot read the tools file:"),
+        "{err}"
+    );
+
+    let dir = std::env::temp_dir().join(format!("mcptest-mock-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.yml");
+    std::fs::write(&bad, "tools:\n  - name: a\n    result: {txet: hi}\n").unwrap();
+    let (code, out, err) = run(&["--tools-from", bad.to_str().unwrap()]);
+    assert_eq!(code, Some(2));
+    assert!(out.is_empty());
+    assert!(
+        err.contains("bad.yml:3:14: unknown key `txet` in `result:`; did you mean `text`?"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
