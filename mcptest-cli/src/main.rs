@@ -3,12 +3,21 @@
 //! * `mcptest run --config S.yml` replays every agent of a YAML suite against its recorded
 //!   cassette, with no model and no network, and reports each (agent, model) cell and its gate
 //!   rows (`--reporter pretty|json|junit`, `--output FILE`, `--filter PATTERN`).
+//! * `mcptest run --record --config S.yml` records the cassettes first: a real model against
+//!   the suite's MCP servers, `runs` times per agent and model, faults injected in virtual time,
+//!   secrets redacted; then grades them as replay does. Needs the `record` feature (on by
+//!   default); a build without it replays only and says so.
+//! * `mcptest cassette lint FILES...` fails when a secret (an API key, a bearer token, the value
+//!   of a secret environment variable) survives in a cassette.
 //! * `mcptest runs --half-width 0.05 --confidence 0.95` sizes a run count.
 //!
 //! Exit codes: 0 every cell passed, 1 a quality failure (a gate failed), 2 an infrastructure or
-//! load error (a suite that does not load, a missing or malformed cassette, a usage error).
-//! Recording (`--record`) is not part of this build; it says so and exits 2.
+//! load error (a suite that does not load, a missing, malformed or stale cassette, a usage
+//! error, a recording that could not be made).
 
+mod lint;
+#[cfg(feature = "record")]
+mod record;
 mod replay;
 mod report;
 mod runs;
@@ -26,6 +35,8 @@ use std::process::ExitCode;
     after_help = "Examples:\n  \
         mcptest run --config examples/offline-trace-validation.yml\n  \
         mcptest run --config examples/agent-stability.yml --reporter junit --output report.xml\n  \
+        mcptest run --record --config examples/fault-injection-recovery.yml\n  \
+        mcptest cassette lint examples/cassettes/**/*.json\n  \
         mcptest runs --half-width 0.05 --confidence 0.95\n\n\
         Exit codes: 0 all cells passed, 1 a gate failed, 2 a load or infrastructure error."
 )]
@@ -53,10 +64,29 @@ enum Command {
         mcptest runs --half-width 0.10                       # 97 runs at 95%\n  \
         mcptest runs --runs 100 --confidence 0.95            # the band 100 runs buy")]
     Runs(runs::RunsArgs),
+    /// Work with cassette files.
+    #[command(subcommand)]
+    Cassette(CassetteCommand),
+}
+
+/// `mcptest cassette ...`.
+#[derive(Debug, Subcommand)]
+enum CassetteCommand {
+    /// Fail when a secret survives in a cassette: an API key (sk-ant-..., sk-...), a GitHub
+    /// token, a bearer token, or the value of a secret environment variable.
+    #[command(after_help = "Examples:\n  \
+        mcptest cassette lint examples/cassettes/**/*.json\n  \
+        mcptest cassette lint --secret-env MY_SERVICE_CREDENTIAL tests/cassettes/*.json\n\n\
+        The values checked are those of ANTHROPIC_API_KEY, OPENAI_API_KEY, every variable named\n\
+        with --secret-env, and every variable of the environment whose name says it holds a key,\n\
+        token, secret or password (values of at least 8 characters).\n\n\
+        Exit codes: 0 no secret found, 1 a secret found (each named by file and JSON path),\n\
+        2 a file that cannot be read or is not JSON.")]
+    Lint(lint::LintArgs),
 }
 
 /// `mcptest run`.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Clone, clap::Args)]
 pub struct RunArgs {
     /// The suite file(s) to run; repeat the flag for several suites.
     #[arg(long, short = 'c', value_name = "SUITE.yml", required = true)]
@@ -70,9 +100,18 @@ pub struct RunArgs {
     /// Only agents whose name or model contains PATTERN (case-insensitive).
     #[arg(long, short = 'f', value_name = "PATTERN")]
     pub filter: Option<String>,
-    /// Record new cassettes with a real model and the suite's MCP servers (not in this build).
+    /// Record the cassettes first: run each agent with a real model against the suite's MCP
+    /// servers (`servers:`), then grade the new cassettes.
     #[arg(long)]
     pub record: bool,
+    /// With --record: the model API. anthropic reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL;
+    /// openai (any OpenAI-compatible server) reads OPENAI_BASE_URL and OPENAI_API_KEY.
+    #[arg(long, value_enum, default_value_t = ProviderChoice::Anthropic, requires = "record")]
+    pub provider: ProviderChoice,
+    /// With --record, Anthropic only: offer the code-execution tool of this type (such as
+    /// code_execution_20250825) so the model may call the MCP tools from code.
+    #[arg(long, value_name = "TYPE", requires = "record")]
+    pub code_execution: Option<String>,
     /// Colour in the pretty report: auto (a terminal, and NO_COLOR unset), always, never.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
@@ -89,6 +128,15 @@ pub enum Reporter {
     Junit,
 }
 
+/// The model APIs `--record` can drive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProviderChoice {
+    /// The Anthropic Messages API.
+    Anthropic,
+    /// An OpenAI-compatible chat-completions endpoint (a local model server too).
+    Openai,
+}
+
 /// When to colour the pretty report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ColorChoice {
@@ -100,11 +148,24 @@ pub enum ColorChoice {
     Never,
 }
 
+#[cfg(feature = "record")]
+fn record_then_replay(args: &RunArgs) -> u8 {
+    record::run(args)
+}
+
+/// A replay-only build: `replay::run` explains that recording is not available.
+#[cfg(not(feature = "record"))]
+fn record_then_replay(args: &RunArgs) -> u8 {
+    replay::run(args)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.command {
+        Command::Run(args) if args.record => record_then_replay(&args),
         Command::Run(args) => replay::run(&args),
         Command::Runs(args) => runs::run(&args),
+        Command::Cassette(CassetteCommand::Lint(args)) => lint::run(&args),
     };
     ExitCode::from(code)
 }

@@ -2,6 +2,7 @@
 
 use crate::report::{AgentOutcome, AgentReport, Report, SuiteReport};
 use crate::{ColorChoice, Reporter, RunArgs};
+use mcptest_core::request::check_cassette;
 use mcptest_core::spec::AgentSpec;
 use mcptest_core::suite::{
     MAX_SUITE_BYTES, Suite, SuiteError, evaluate_cassette, resolve_cassette,
@@ -92,7 +93,7 @@ pub fn run(args: &RunArgs) -> u8 {
 }
 
 /// Reads and parses one suite file.
-fn load(path: &Path) -> Result<Suite, SuiteError> {
+pub(crate) fn load(path: &Path) -> Result<Suite, SuiteError> {
     let name = path.display().to_string();
     match std::fs::metadata(path) {
         Ok(m) if m.len() > MAX_SUITE_BYTES as u64 => {
@@ -196,7 +197,14 @@ fn grade_agent(path: &Path, file: &str, spec: &AgentSpec) -> AgentReport {
     let shown = cassette_path.display().to_string();
     let outcome = match std::fs::read_to_string(&cassette_path) {
         Ok(text) => match Cassette::from_json_str(&shown, &text) {
-            Ok(c) => AgentOutcome::Graded(evaluate_cassette(spec, &c)),
+            Ok(c) => match check_cassette(spec, &c) {
+                Ok(()) => AgentOutcome::Graded(evaluate_cassette(spec, &c)),
+                Err(stale) => AgentOutcome::Error(format!(
+                    "cassette is stale, re-record with mcptest run --record --config {file} \
+                     --filter {:?}\n  {stale}: the cassette would grade old behaviour",
+                    spec.name
+                )),
+            },
             Err(e) => AgentOutcome::Error(format!(
                 "malformed cassette: {e}\n  record it again with: mcptest run --record \
                  --config {file} --filter {:?}",

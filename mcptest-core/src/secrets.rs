@@ -124,24 +124,23 @@ pub fn placeholder(name: &str) -> String {
 /// assert!(!is_secret_name("KEYBOARD_LAYOUT"));
 /// ```
 pub fn is_secret_name(name: &str) -> bool {
-    name.split(|c: char| c == '_' || c == '-' || c == '.')
-        .any(|word| {
-            matches!(
-                word.to_ascii_uppercase().as_str(),
-                "KEY"
-                    | "APIKEY"
-                    | "TOKEN"
-                    | "SECRET"
-                    | "PASSWORD"
-                    | "PASSWD"
-                    | "CREDENTIAL"
-                    | "CREDENTIALS"
-                    | "AUTH"
-                    | "PAT"
-                    | "COOKIE"
-                    | "SESSION"
-            )
-        })
+    name.split(['_', '-', '.']).any(|word| {
+        matches!(
+            word.to_ascii_uppercase().as_str(),
+            "KEY"
+                | "APIKEY"
+                | "TOKEN"
+                | "SECRET"
+                | "PASSWORD"
+                | "PASSWD"
+                | "CREDENTIAL"
+                | "CREDENTIALS"
+                | "AUTH"
+                | "PAT"
+                | "COOKIE"
+                | "SESSION"
+        )
+    })
 }
 
 /// A secret value and the name of the environment variable that held it.

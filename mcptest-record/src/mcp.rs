@@ -63,6 +63,14 @@ struct Server {
     stderr: Arc<Mutex<String>>,
 }
 
+/// One `tools/call` to send.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PendingCall {
+    pub server: String,
+    pub tool: String,
+    pub arguments: Option<Map<String, Value>>,
+}
+
 /// How one `tools/call` ended.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum CallOutcome {
@@ -237,22 +245,22 @@ impl McpServers {
         }
     }
 
-    /// Calls these tools concurrently (each `(server, tool, arguments)`), each with its own
-    /// deadline; returns each outcome and its wall time, in order.
+    /// Sends these calls concurrently, each with its own deadline; returns each outcome and
+    /// its wall time, in order.
     pub fn call_all(
         &self,
-        calls: &[(String, String, Option<Map<String, Value>>)],
+        calls: &[PendingCall],
         deadline: Duration,
     ) -> Vec<(CallOutcome, Duration)> {
         let mut handles = Vec::with_capacity(calls.len());
-        for (server, tool, args) in calls {
+        for call in calls {
             let peer = self
                 .servers
                 .iter()
-                .find(|s| &s.name == server)
+                .find(|s| s.name == call.server)
                 .map(|s| s.client.peer().clone());
-            let mut params = CallToolRequestParams::new(tool.clone());
-            params.arguments = args.clone();
+            let mut params = CallToolRequestParams::new(call.tool.clone());
+            params.arguments = call.arguments.clone();
             handles.push(self.runtime.spawn(async move {
                 let started = Instant::now();
                 let Some(peer) = peer else {

@@ -10,7 +10,7 @@ use crate::clock::VirtualClock;
 use crate::error::RecordError;
 use crate::faults::{Directive, FaultPlan};
 use crate::http::{HttpClient, HttpExchange};
-use crate::mcp::{CallOutcome, McpServers};
+use crate::mcp::{CallOutcome, McpServers, PendingCall};
 use crate::progress::Progress;
 use crate::provider::{self, Answer, ProviderConfig, Reply, Stop, Usage};
 use mcptest_core::request::{
@@ -324,11 +324,11 @@ fn execute(
                             (Directive::Delay { delay_ms, .. }, Some(f)) => Some((f, delay_ms)),
                             _ => None,
                         };
-                        dispatch.push((
-                            server.to_string(),
-                            tool.to_string(),
-                            args.as_object().cloned(),
-                        ));
+                        dispatch.push(PendingCall {
+                            server: server.to_string(),
+                            tool: tool.to_string(),
+                            arguments: args.as_object().cloned(),
+                        });
                         Plan::Dispatch {
                             slot: dispatch.len() - 1,
                             delay,
@@ -380,6 +380,8 @@ fn execute(
             "params".into(),
             json!({"name": tool, "arguments": tu.input.as_ref().ok()}),
         );
+        // Calls never sent and not injected (unknown tool, bad arguments) have no MCP exchange.
+        let sent_or_injected = matches!(p, Plan::Timeout { .. } | Plan::Dispatch { .. });
         let (result, ended) = match p {
             Plan::Unknown => {
                 let known: Vec<&str> = wire.names().collect();
@@ -482,7 +484,7 @@ fn execute(
         };
         call.ended_ms = Some(ended);
         latest_end = latest_end.max(ended);
-        if mcp.contains_key("params") && server.is_some() {
+        if sent_or_injected {
             mcp.insert("started_ms".into(), json!(t0));
             mcp.insert("ended_ms".into(), json!(ended));
             log.mcp.push(Value::Object(mcp));

@@ -221,10 +221,10 @@ pub(crate) fn answer_messages(provider: Provider, answers: &[Answer]) -> (Vec<Va
 
 /// Sets the fields a continued request carries besides its messages.
 pub(crate) fn set_continuation(provider: Provider, body: &mut Map<String, Value>, reply: &Reply) {
-    if provider == Provider::Anthropic {
-        if let Some(c) = &reply.container {
-            body.insert("container".into(), Value::String(c.clone()));
-        }
+    if provider == Provider::Anthropic
+        && let Some(c) = &reply.container
+    {
+        body.insert("container".into(), Value::String(c.clone()));
     }
 }
 

@@ -1,0 +1,135 @@
+//! Test support for the recording tests: a scripted model API on a local port.
+//!
+//! [`FakeModel`] is a small HTTP/1.1 server on 127.0.0.1 (std only) that answers every POST
+//! with whatever its script returns for the request body, and keeps each request (path,
+//! headers, body) for assertions. It serves until dropped.
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// One request the fake model received.
+#[derive(Debug, Clone)]
+pub struct Received {
+    pub path: String,
+    /// Header names lowercased.
+    pub headers: BTreeMap<String, String>,
+    pub body: Value,
+}
+
+type Script = dyn Fn(&Value) -> (u16, Value) + Send + Sync;
+
+/// A scripted model API.
+pub struct FakeModel {
+    pub base_url: String,
+    received: Arc<Mutex<Vec<Received>>>,
+    stop: Arc<AtomicBool>,
+    addr: std::net::SocketAddr,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl FakeModel {
+    /// Serves `script` (request body -> status and response body).
+    pub fn start(script: impl Fn(&Value) -> (u16, Value) + Send + Sync + 'static) -> FakeModel {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind a local port");
+        let addr = listener.local_addr().expect("local address");
+        let received = Arc::new(Mutex::new(Vec::new()));
+        let stop = Arc::new(AtomicBool::new(false));
+        let script: Arc<Script> = Arc::new(script);
+        let thread = {
+            let received = received.clone();
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                // Bounded: a test sends a few dozen requests at most.
+                for stream in listener.incoming().take(1000) {
+                    if stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    if let Ok(s) = stream {
+                        let _ = serve_one(s, &*script, &received);
+                    }
+                }
+            })
+        };
+        FakeModel {
+            base_url: format!("http://{addr}"),
+            received,
+            stop,
+            addr,
+            thread: Some(thread),
+        }
+    }
+
+    /// Every request so far.
+    pub fn received(&self) -> Vec<Received> {
+        self.received.lock().map(|r| r.clone()).unwrap_or_default()
+    }
+}
+
+impl Drop for FakeModel {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        let _ = TcpStream::connect_timeout(&self.addr, Duration::from_secs(1));
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn serve_one(
+    stream: TcpStream,
+    script: &Script,
+    received: &Mutex<Vec<Received>>,
+) -> std::io::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut line = String::new();
+    reader.read_line(&mut line)?;
+    let path = line.split_whitespace().nth(1).unwrap_or("/").to_string();
+    let mut headers = BTreeMap::new();
+    loop {
+        let mut h = String::new();
+        if reader.read_line(&mut h)? == 0 || h == "\r\n" || h == "\n" {
+            break;
+        }
+        if let Some((k, v)) = h.split_once(':') {
+            headers.insert(k.trim().to_ascii_lowercase(), v.trim().to_string());
+        }
+    }
+    let len: usize = headers
+        .get("content-length")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut body = vec![0u8; len];
+    reader.read_exact(&mut body)?;
+    let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    let (status, answer) = script(&body);
+    if let Ok(mut r) = received.lock() {
+        r.push(Received {
+            path,
+            headers,
+            body,
+        });
+    }
+    let text = answer.to_string();
+    let mut out = stream;
+    write!(
+        out,
+        "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\nrequest-id: req_test\r\n\
+         set-cookie: session=abcdefghijklmnop\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{text}",
+        text.len()
+    )?;
+    out.flush()
+}
+
+/// The messages of a request body.
+pub fn messages(body: &Value) -> &[Value] {
+    body.get("messages")
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
