@@ -12,6 +12,16 @@ cargo fmt --all -- --check
 step "cargo clippy (warnings are errors)"
 cargo clippy --workspace --all-targets -- -D warnings
 
+# Tools the harness tests drive (tests/harness.rs): without them those tests are skipped
+# locally and fail when CI is set, so install whichever is missing.
+step "test tools: cargo-insta, cargo-nextest"
+if ! cargo insta --version >/dev/null 2>&1; then
+    cargo install cargo-insta --locked
+fi
+if ! cargo nextest --version >/dev/null 2>&1; then
+    cargo install cargo-nextest --locked
+fi
+
 # The mock server's interop tests (mcptest-mock/tests/python_interop.rs) drive it with the
 # official MCP Python SDK: create its virtual environment (target/py-mcp-venv) when missing.
 step "Python MCP SDK for the mock's interop tests"
