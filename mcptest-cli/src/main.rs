@@ -52,11 +52,16 @@ enum Command {
         mcptest run --config examples/offline-trace-validation.yml\n  \
         mcptest run --config examples/failing-on-purpose.yml --reporter json --output report.json\n  \
         mcptest run --config examples/narrative.yml --filter triage\n  \
-        mcptest run --config a.yml --config b.yml --reporter junit --output junit.xml\n\n\
+        mcptest run --config a.yml --config b.yml --reporter junit --output junit.xml\n  \
+        ANTHROPIC_API_KEY=... mcptest run --record --config suite.yml     # record, then grade\n  \
+        OPENAI_BASE_URL=http://127.0.0.1:8080/v1 mcptest run --record --provider openai --config suite.yml\n\n\
+        Recording starts the servers of the suite's `servers:` block, runs each agent `runs` times,\n\
+        injects its `inject:` faults in virtual time, removes secrets, and writes one cassette per\n\
+        agent and model; replay then needs neither the key nor the servers.\n\n\
         Cassettes live at <suite dir>/cassettes/<suite stem>/<agent slug>/<model>.json unless an\n\
         agent names `cassette:` (relative to the suite file's folder).\n\n\
         Exit codes: 0 all cells passed, 1 a gate failed, 2 a load or infrastructure error\n\
-        (a suite that does not load, a missing or malformed cassette).")]
+        (a suite that does not load, a missing, malformed or stale cassette, a failed recording).")]
     Run(RunArgs),
     /// How many runs a pass rate needs, and the worst-case band a run count buys.
     #[command(after_help = "Examples:\n  \
@@ -112,6 +117,10 @@ pub struct RunArgs {
     /// code_execution_20250825) so the model may call the MCP tools from code.
     #[arg(long, value_name = "TYPE", requires = "record")]
     pub code_execution: Option<String>,
+    /// With --record: the deadline of a tool call for agents without a `recovery:` block (whose
+    /// max_detection_ms is the deadline otherwise), in milliseconds. Default 30000.
+    #[arg(long, value_name = "MS", requires = "record")]
+    pub call_timeout_ms: Option<u64>,
     /// Colour in the pretty report: auto (a terminal, and NO_COLOR unset), always, never.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,

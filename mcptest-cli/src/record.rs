@@ -29,6 +29,9 @@ pub fn run(args: &RunArgs) -> u8 {
     }
     let mut options = RecordOptions::new(config);
     options.code_execution = args.code_execution.clone();
+    if let Some(ms) = args.call_timeout_ms {
+        options.call_timeout_ms = ms.max(1);
+    }
     let recorder = match Recorder::new(options) {
         Ok(r) => r,
         Err(e) => {
@@ -50,15 +53,19 @@ pub fn run(args: &RunArgs) -> u8 {
                 .record_agent(path, &suite, spec)
                 .and_then(|r| r.write().map(|()| r))
             {
-                Ok(r) => eprintln!(
-                    "recorded {label}: {} run(s), {} tool call(s), {} ms wall, {} ms of \
-                     injected delay not waited for -> {}",
-                    r.runs.len(),
-                    r.calls(),
-                    r.wall_ms(),
-                    r.virtual_ms(),
-                    r.path.display()
-                ),
+                Ok(r) => {
+                    let skipped = match r.virtual_ms() {
+                        0 => String::new(),
+                        ms => format!(" (+{ms} ms of injected faults in virtual time)"),
+                    };
+                    eprintln!(
+                        "recorded {label}: {} run(s), {} tool call(s), {} ms{skipped} -> {}",
+                        r.runs.len(),
+                        r.calls(),
+                        r.wall_ms(),
+                        r.path.display()
+                    );
+                }
                 Err(e) => {
                     failed += 1;
                     eprintln!("error: recording {label}: {e}");

@@ -440,6 +440,10 @@ fn execute(
                 match outcome {
                     _ if late => {
                         mcp.insert("timed_out".into(), Value::Bool(true));
+                        if let CallOutcome::Result(v) = &outcome {
+                            // The answer the server gave, which the delay made arrive too late.
+                            mcp.insert("late_result".into(), v.clone());
+                        }
                         let name = delay.as_ref().map(|(f, _)| f.name.as_str());
                         (
                             timeout_result(&tool, deadline_ms, name),

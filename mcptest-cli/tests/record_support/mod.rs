@@ -3,6 +3,9 @@
 //! [`FakeModel`] is a small HTTP/1.1 server on 127.0.0.1 (std only) that answers every POST
 //! with whatever its script returns for the request body, and keeps each request (path,
 //! headers, body) for assertions. It serves until dropped.
+//!
+//! Shared by the recording tests of `mcptest-cli` and `mcptest-record`; each uses a part.
+#![allow(dead_code)]
 
 use serde_json::Value;
 use std::collections::BTreeMap;

@@ -1,0 +1,471 @@
+//! The recorder as a library: the fault executor in virtual time (`slow`, `recover_after`,
+//! a delay past the deadline), a real hang cancelled at the deadline, unknown tools, wire
+//! names that needed fitting, `max_turns` and `max_tokens`.
+//!
+//! The model is scripted on a local port; the suites' server is the mock MCP server, served
+//! by this very executable when started as `executor --serve-mock TOOLS.yml [FAULT]`.
+
+#[path = "../../mcptest-cli/tests/record_support/mod.rs"]
+mod record_support;
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use mcptest_core::request::Provider;
+use mcptest_core::suite::Suite;
+use mcptest_core::trace::Cassette;
+use mcptest_record::{ProviderConfig, RecordOptions, Recorder, Recording, RetryPolicy};
+use record_support::{FakeModel, messages};
+use serde_json::{Value, json};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn main() -> std::process::ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("--serve-mock") {
+        let fault = match args.get(3).map(|f| f.parse::<mcptest_mock::Fault>()) {
+            None => mcptest_mock::Fault::None,
+            Some(Ok(f)) => f,
+            Some(Err(e)) => {
+                eprintln!("{e}");
+                return std::process::ExitCode::from(2);
+            }
+        };
+        let tools = args.get(2).map(String::as_str).unwrap_or("tools.yml");
+        let code = mcptest_mock::run(Path::new(tools), fault, mcptest_mock::LogLevel::Off);
+        return std::process::ExitCode::from(code);
+    }
+    let trials = vec![
+        Trial::test(
+            "slow_and_recover_after_in_virtual_time",
+            slow_and_recover_after,
+        ),
+        Trial::test(
+            "a_delay_past_the_deadline_is_a_timeout",
+            delay_past_deadline,
+        ),
+        Trial::test("a_real_hang_is_cancelled_at_the_deadline", real_hang),
+        Trial::test(
+            "unknown_tools_wire_names_and_max_turns",
+            unknown_tools_and_max_turns,
+        ),
+        Trial::test("max_tokens_ends_the_run", max_tokens_ends_the_run),
+    ];
+    libtest_mimic::run(&Arguments::from_args(), trials).exit_code()
+}
+
+fn check(cond: bool, what: impl std::fmt::Display) -> Result<(), Failed> {
+    if cond {
+        Ok(())
+    } else {
+        Err(what.to_string().into())
+    }
+}
+
+const TOOLS: &str = r#"
+tools:
+  - name: search.v2
+    description: Search the documentation.
+    input_schema:
+      type: object
+      properties: { q: { type: string } }
+    answers:
+      - text: "3 pages"
+  - name: open
+    description: Open a page.
+    input_schema:
+      type: object
+      properties: { page: { type: string } }
+    answers:
+      - text: "Install: run the installer."
+"#;
+
+/// Writes the tools file and a suite whose `docs` server is this executable serving it
+/// (with a server-side `fault` when given); `rest` is appended (faults and agents).
+fn suite(
+    dir: &Path,
+    fault: Option<&str>,
+    rest: &str,
+) -> Result<(std::path::PathBuf, Suite), Failed> {
+    let tools = dir.join("tools.yml");
+    std::fs::write(&tools, TOOLS)?;
+    let exe = std::env::current_exe()?;
+    let q = |p: &Path| serde_json::to_string(&p.display().to_string()).unwrap_or_default();
+    let mut args = format!("[--serve-mock, {}", q(&tools));
+    if let Some(f) = fault {
+        args.push_str(&format!(", {f}"));
+    }
+    args.push(']');
+    let text = format!(
+        "servers:\n  docs:\n    command: {}\n    args: {args}\n{rest}",
+        q(&exe)
+    );
+    let path = dir.join("suite.yml");
+    std::fs::write(&path, &text)?;
+    let suite =
+        Suite::from_yaml_str(&path.display().to_string(), &text).map_err(|e| e.to_string())?;
+    Ok((path, suite))
+}
+
+fn recorder(model: &FakeModel, call_timeout_ms: u64) -> Result<Recorder, Failed> {
+    let config = ProviderConfig::from_lookup(Provider::Anthropic, |k| match k {
+        "ANTHROPIC_BASE_URL" => Some(model.base_url.clone()),
+        "ANTHROPIC_API_KEY" => Some("test-key-not-secret".into()),
+        _ => None,
+    })?;
+    let mut options = RecordOptions::new(config);
+    options.progress = false;
+    options.call_timeout_ms = call_timeout_ms;
+    options.retry = RetryPolicy {
+        attempts: 1,
+        base_delay: Duration::ZERO,
+    };
+    Ok(Recorder::new(options)?)
+}
+
+fn record(
+    dir: &Path,
+    model: &FakeModel,
+    fault: Option<&str>,
+    rest: &str,
+) -> Result<(Recording, Cassette), Failed> {
+    record_with_timeout(
+        dir,
+        model,
+        fault,
+        rest,
+        mcptest_record::DEFAULT_CALL_TIMEOUT_MS,
+    )
+}
+
+fn record_with_timeout(
+    dir: &Path,
+    model: &FakeModel,
+    fault: Option<&str>,
+    rest: &str,
+    call_timeout_ms: u64,
+) -> Result<(Recording, Cassette), Failed> {
+    let (path, suite) = suite(dir, fault, rest)?;
+    let recording =
+        recorder(model, call_timeout_ms)?.record_agent(&path, &suite, &suite.agents[0])?;
+    let cassette = Cassette::from_value(&recording.cassette).map_err(|e| e.to_string())?;
+    Ok((recording, cassette))
+}
+
+/// The wire name the request offered for `tool`.
+fn wire(body: &Value, tool: &str) -> String {
+    body["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t["name"].as_str())
+        .find(|n| n.contains(tool.split('.').next().unwrap_or(tool)))
+        .unwrap_or("missing")
+        .to_string()
+}
+
+fn tool_use(id: &str, name: &str, input: Value) -> (u16, Value) {
+    (
+        200,
+        json!({"content": [{"type": "tool_use", "id": id, "name": name, "input": input}],
+               "stop_reason": "tool_use", "usage": {"input_tokens": 1, "output_tokens": 1}}),
+    )
+}
+
+fn end(text: &str) -> (u16, Value) {
+    (
+        200,
+        json!({"content": [{"type": "text", "text": text}], "stop_reason": "end_turn",
+               "usage": {"input_tokens": 1, "output_tokens": 1}}),
+    )
+}
+
+/// search until it answers, then open, then stop.
+fn persistent_script(body: &Value) -> (u16, Value) {
+    let msgs = messages(body);
+    let n = msgs.len();
+    let search = wire(body, "search.v2");
+    if n == 1 {
+        return tool_use("t1", &search, json!({"q": "install"}));
+    }
+    let last_call = msgs[n - 2]["content"][0]["name"]
+        .as_str()
+        .unwrap_or_default();
+    let failed = msgs[n - 1]["content"][0]["is_error"] == true;
+    match (last_call == search, failed) {
+        (true, true) => tool_use(&format!("t{n}"), &search, json!({"q": "install"})),
+        (true, false) => tool_use(&format!("t{n}"), "docs__open", json!({"page": "install"})),
+        _ => end("Opened the install page."),
+    }
+}
+
+fn slow_and_recover_after() -> Result<(), Failed> {
+    let dir = tempfile::tempdir()?;
+    let model = FakeModel::start(persistent_script);
+    let started = Instant::now();
+    let (recording, cassette) = record(
+        dir.path(),
+        &model,
+        None,
+        "faults:\n  - name: flaky-search\n    target: { tool: search.v2, server: docs }\n    \
+         kind: recover_after\n    failures: 2\n  - name: slow-open\n    target: { tool: open }\n    \
+         kind: slow\n    delay_ms: 1500\nagents:\n  - name: retries\n    model: m\n    \
+         servers: [docs]\n    inject: [flaky-search, slow-open]\n    prompt: Open the install page.\n    \
+         recovery: { max_detection_ms: 5000, max_recovery_ms: 20000 }\n",
+    )?;
+    let wall = started.elapsed();
+    let run = &cassette.runs[0];
+    let names: Vec<&str> = run
+        .trace
+        .tool_calls
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect();
+    check(
+        names == ["search.v2", "search.v2", "search.v2", "open"],
+        format!("{names:?}"),
+    )?;
+    let spans: Vec<(u64, u64)> = run
+        .trace
+        .tool_calls
+        .iter()
+        .map(|c| (c.started_ms.unwrap_or(0), c.ended_ms.unwrap_or(0)))
+        .collect();
+    let timed_out: Vec<bool> = run.trace.tool_results.iter().map(|r| r.timed_out).collect();
+    check(
+        timed_out == [true, true, false, false],
+        format!("{timed_out:?}"),
+    )?;
+    check(
+        spans[0].1 - spans[0].0 == 5000 && spans[1].1 - spans[1].0 == 5000,
+        format!("two timeouts of one budget each: {spans:?}"),
+    )?;
+    check(
+        spans[1].0 >= spans[0].1,
+        format!("calls follow each other: {spans:?}"),
+    )?;
+    check(
+        spans[3].1 - spans[3].0 >= 1500 && spans[3].1 - spans[3].0 < 5000,
+        format!("the slow call answers after its delay: {spans:?}"),
+    )?;
+    let faults: Vec<(String, u64)> = run.meta["faults"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|f| {
+            (
+                f["name"].as_str().unwrap_or("").to_string(),
+                f["call_index"].as_u64().unwrap_or(99),
+            )
+        })
+        .collect();
+    check(
+        faults
+            == [
+                ("flaky-search".to_string(), 0),
+                ("flaky-search".to_string(), 1),
+                ("slow-open".to_string(), 3),
+            ],
+        format!("{faults:?}"),
+    )?;
+    check(
+        recording.virtual_ms() >= 11_000 && wall < Duration::from_secs(5),
+        format!(
+            "{} ms of virtual time took {} ms of wall time",
+            recording.virtual_ms(),
+            wall.as_millis()
+        ),
+    )?;
+    Ok(())
+}
+
+fn delay_past_deadline() -> Result<(), Failed> {
+    let dir = tempfile::tempdir()?;
+    let model = FakeModel::start(|body: &Value| match messages(body).len() {
+        1 => tool_use("t1", "docs__open", json!({"page": "install"})),
+        _ => end("It timed out."),
+    });
+    let (_, cassette) = record(
+        dir.path(),
+        &model,
+        None,
+        "faults:\n  - name: very-slow\n    target: { server: docs }\n    kind: slow\n    \
+         delay_ms: 9000\nagents:\n  - name: a\n    model: m\n    servers: [docs]\n    \
+         inject: [very-slow]\n    prompt: Open it.\n    recovery: { max_detection_ms: 4000 }\n",
+    )?;
+    let run = &cassette.runs[0];
+    let call = &run.trace.tool_calls[0];
+    check(
+        run.trace.tool_results[0].timed_out
+            && call.ended_ms.unwrap_or(0) - call.started_ms.unwrap_or(0) == 4000,
+        format!("{call:?}"),
+    )?;
+    let mcp = run.extra["mcp_exchanges"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let open = mcp
+        .iter()
+        .find(|m| m["method"] == "tools/call")
+        .ok_or("logged")?;
+    check(
+        open["injected"]["sent"] == true
+            && open["timed_out"] == true
+            && open["late_result"].is_object(),
+        format!("sent, answered, and still too late: {open}"),
+    )?;
+    Ok(())
+}
+
+fn real_hang() -> Result<(), Failed> {
+    let dir = tempfile::tempdir()?;
+    let model = FakeModel::start(|body: &Value| match messages(body).len() {
+        1 => tool_use("t1", "docs__open", json!({"page": "install"})),
+        _ => end("The docs server does not answer."),
+    });
+    let started = Instant::now();
+    // No `recovery:` block: the recorder's default per-call deadline applies.
+    let (_, cassette) = record_with_timeout(
+        dir.path(),
+        &model,
+        Some("hang"),
+        "agents:\n  - name: a\n    model: m\n    servers: [docs]\n    prompt: Open it.\n    \
+         max_turns: 4\n",
+        300,
+    )?;
+    let wall = started.elapsed();
+    let run = &cassette.runs[0];
+    let call = &run.trace.tool_calls[0];
+    let result = &run.trace.tool_results[0];
+    check(
+        result.timed_out && result.is_error,
+        format!("a real timeout: {result:?}"),
+    )?;
+    check(
+        call.ended_ms.unwrap_or(0) - call.started_ms.unwrap_or(0) == 300,
+        format!("{call:?}"),
+    )?;
+    let mcp = run.extra["mcp_exchanges"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let open = mcp
+        .iter()
+        .find(|m| m["method"] == "tools/call")
+        .ok_or("logged")?;
+    check(open["cancelled"] == true, format!("cancelled: {open}"))?;
+    check(
+        wall >= Duration::from_millis(300) && wall < Duration::from_secs(8),
+        format!(
+            "a real hang costs its deadline, no more: {} ms",
+            wall.as_millis()
+        ),
+    )?;
+    check(
+        run.meta["stop_reason"] == "end_turn",
+        "the run ends normally",
+    )?;
+    Ok(())
+}
+
+fn unknown_tools_and_max_turns() -> Result<(), Failed> {
+    let dir = tempfile::tempdir()?;
+    let model = FakeModel::start(|body: &Value| {
+        let n = messages(body).len();
+        if n == 1 {
+            tool_use("t1", "docs__nope", json!({}))
+        } else {
+            tool_use(
+                &format!("t{n}"),
+                &wire(body, "search.v2"),
+                json!({"q": "again"}),
+            )
+        }
+    });
+    let (_, cassette) = record(
+        dir.path(),
+        &model,
+        None,
+        "agents:\n  - name: a\n    model: m\n    servers: [docs]\n    prompt: Search.\n    \
+         max_turns: 3\n",
+    )?;
+    let received = model.received();
+    let offered = wire(&received[0].body, "search.v2");
+    check(
+        offered.starts_with("docs__search_v2-") && offered.len() == "docs__search_v2-".len() + 8,
+        format!("a wire name made to fit: {offered}"),
+    )?;
+    let run = &cassette.runs[0];
+    check(
+        received.len() == 3,
+        format!("{} requests for max_turns 3", received.len()),
+    )?;
+    check(
+        run.meta["stop_reason"] == "max_turns",
+        &run.meta["stop_reason"],
+    )?;
+    check(
+        run.meta["wire_names"][&offered] == json!({"server": "docs", "tool": "search.v2"}),
+        format!("wire names kept: {}", run.meta["wire_names"]),
+    )?;
+    let first = &run.trace.tool_calls[0];
+    check(
+        first.name == "nope" && first.server.as_deref() == Some("docs"),
+        format!("{first:?}"),
+    )?;
+    let text = run.trace.tool_results[0]
+        .content
+        .clone()
+        .unwrap_or_default()[0]["text"]
+        .clone();
+    check(
+        run.trace.tool_results[0].is_error
+            && text
+                .as_str()
+                .is_some_and(|t| t.contains("there is no tool named `docs__nope`")),
+        format!("{text}"),
+    )?;
+    check(
+        run.trace.tool_calls[1].name == "search.v2" && !run.trace.tool_results[1].is_error,
+        "the fitted wire name reaches the real tool",
+    )?;
+    let mcp = run.extra["mcp_exchanges"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    check(
+        mcp.iter().filter(|m| m["method"] == "tools/call").count() == 2,
+        "the unknown tool was never sent",
+    )?;
+    Ok(())
+}
+
+fn max_tokens_ends_the_run() -> Result<(), Failed> {
+    let dir = tempfile::tempdir()?;
+    let model = FakeModel::start(|_: &Value| {
+        (
+            200,
+            json!({"content": [{"type": "text", "text": "Let me sear"}],
+                   "stop_reason": "max_tokens", "usage": {"input_tokens": 5, "output_tokens": 16}}),
+        )
+    });
+    let (_, cassette) = record(
+        dir.path(),
+        &model,
+        None,
+        "agents:\n  - name: a\n    model: m\n    servers: [docs]\n    prompt: Search.\n    \
+         max_tokens: 16\n    runs: 2\n",
+    )?;
+    check(cassette.runs.len() == 2, "two runs")?;
+    for run in &cassette.runs {
+        check(
+            run.meta["stop_reason"] == "max_tokens",
+            &run.meta["stop_reason"],
+        )?;
+        check(run.trace.tool_calls.is_empty(), "no call")?;
+        check(run.trace.conversation.tokens.total == Some(21), "tokens")?;
+    }
+    check(
+        model.received()[0].body["max_tokens"] == 16,
+        "max_tokens sent",
+    )?;
+    Ok(())
+}
