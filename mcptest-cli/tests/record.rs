@@ -87,13 +87,30 @@ fn quoted(p: &Path) -> String {
     serde_json::to_string(&p.display().to_string()).unwrap_or_default()
 }
 
-/// The `servers:` entry that starts this executable as the mock, serving `tools`.
+/// The `servers:` entry that starts the mock MCP server serving `tools`: `mcptest mock` when
+/// this build of the CLI has it, else this executable (which serves the same mock).
 fn mock_server(name: &str, tools: &Path, env: &[&str]) -> Result<String, Failed> {
-    let exe = std::env::current_exe()?;
+    static CLI_HAS_MOCK: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let cli_has_mock = *CLI_HAS_MOCK.get_or_init(|| {
+        mcptest()
+            .args(["mock", "--help"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    let (command, args) = if cli_has_mock {
+        (
+            PathBuf::from(env!("CARGO_BIN_EXE_mcptest")),
+            format!("[mock, --tools-from, {}]", quoted(tools)),
+        )
+    } else {
+        (
+            std::env::current_exe()?,
+            format!("[--serve-mock, {}]", quoted(tools)),
+        )
+    };
     Ok(format!(
-        "  {name}:\n    command: {}\n    args: [--serve-mock, {}]\n    env: [{}]\n",
-        quoted(&exe),
-        quoted(tools),
+        "  {name}:\n    command: {}\n    args: {args}\n    env: [{}]\n",
+        quoted(&command),
         env.join(", ")
     ))
 }

@@ -355,12 +355,15 @@ impl fmt::Display for StaleCassette {
         if !self.changed.is_empty() {
             write!(f, " ({} changed since recording)", self.changed.join(", "))?;
         }
-        write!(
-            f,
-            "; recorded {}, the suite gives {}",
-            short(&self.recorded),
-            short(&self.expected)
-        )
+        if self.recorded != self.expected {
+            write!(
+                f,
+                "; recorded {}, the suite gives {}",
+                short(&self.recorded),
+                short(&self.expected)
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -405,7 +408,8 @@ pub fn expected_first_request(spec: &AgentSpec, run: &Run) -> Option<FirstReques
 
 /// Checks every run of `cassette` that carries [`FINGERPRINT_SCHEME`]: its first exchange's
 /// `request_fingerprint` must equal the fingerprint `spec` gives now with the run's recorded
-/// tool lists. Runs without the scheme pass unchecked.
+/// tool lists, and the agent's servers must be the recorded ones. Runs without the scheme
+/// pass unchecked.
 ///
 /// ```
 /// use mcptest_core::request::{FINGERPRINT_SCHEME, FirstRequest, Provider, check_cassette};
@@ -441,7 +445,18 @@ pub fn check_cassette(spec: &AgentSpec, cassette: &Cassette) -> Result<(), Stale
             .and_then(Value::as_str)
             .unwrap_or_default();
         let expected = first.fingerprint();
-        if recorded != expected {
+        // A server added to (or dropped from) the agent changes what the model would be
+        // offered even when the recorded tool lists cannot show it.
+        let servers_changed = run
+            .meta
+            .get("servers")
+            .and_then(Value::as_array)
+            .is_some_and(|r| {
+                !r.iter()
+                    .map(Value::as_str)
+                    .eq(spec.servers.iter().map(|s| Some(s.as_str())))
+            });
+        if recorded != expected || servers_changed {
             return Err(StaleCassette {
                 run: i,
                 changed: what_changed(spec, run, &first),
@@ -534,6 +549,85 @@ mod tests {
         let defs = tool_definitions(Provider::Anthropic, &s, Some("code_execution_20250825"));
         assert_eq!(defs.len(), 2);
         assert_eq!(defs[1]["allowed_callers"][1], "code_execution_20250825");
+    }
+
+    fn recorded(spec: &AgentSpec, tools: Value) -> Run {
+        let servers: Vec<ServerTools> = spec
+            .servers
+            .iter()
+            .map(|s| ServerTools {
+                server: s.clone(),
+                tools: tools[s].as_array().cloned().unwrap_or_default(),
+            })
+            .collect();
+        let mut first = FirstRequest::new(
+            Provider::OpenAi,
+            spec.model.clone().unwrap_or_default(),
+            spec.prompt.clone().unwrap_or_default(),
+            servers,
+        );
+        first.max_tokens = spec.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
+        let mut run = Run::default();
+        for (k, v) in [
+            ("fingerprint", json!(FINGERPRINT_SCHEME)),
+            ("provider", json!("openai")),
+            ("model", json!(first.model)),
+            ("prompt", json!(first.prompt)),
+            ("max_tokens", json!(first.max_tokens)),
+            ("servers", json!(spec.servers)),
+            ("tools", tools),
+        ] {
+            run.meta.insert(k.into(), v);
+        }
+        run.exchanges
+            .push(json!({"request_fingerprint": first.fingerprint(),
+                                  "request": {"body": first.body()}}));
+        run
+    }
+
+    #[test]
+    fn stale_names_what_changed() {
+        let mut spec = AgentSpec::new("a");
+        spec.model = Some("m1".into());
+        spec.prompt = Some("p".into());
+        spec.servers = vec!["docs".into()];
+        let tools = json!({"docs": [{"name": "search", "inputSchema": {"type": "object"}}]});
+        let cassette = Cassette::new(vec![recorded(&spec, tools.clone())]);
+        assert_eq!(check_cassette(&spec, &cassette), Ok(()));
+
+        let changed = |f: &dyn Fn(&mut AgentSpec)| {
+            let mut s = spec.clone();
+            f(&mut s);
+            check_cassette(&s, &cassette).map_err(|e| e.changed)
+        };
+        assert_eq!(
+            changed(&|s| s.model = Some("m2".into())),
+            Err(vec!["model".into()])
+        );
+        assert_eq!(
+            changed(&|s| s.max_tokens = Some(10)),
+            Err(vec!["max_tokens".into()])
+        );
+        assert_eq!(
+            changed(&|s| s.servers.push("web".into())),
+            Err(vec!["servers".into()])
+        );
+        // Grading gates are not part of the request: changing them is not staleness.
+        assert_eq!(changed(&|s| s.runs = Some(5)), Ok(()));
+
+        let mut edited = cassette.clone();
+        edited.runs[0].meta.insert(
+            "tools".into(),
+            json!({"docs": [{"name": "search", "description": "new", "inputSchema": {"type": "object"}}]}),
+        );
+        let stale = check_cassette(&spec, &edited).unwrap_err();
+        assert_eq!(stale.changed, ["tool list"]);
+        assert!(
+            stale
+                .to_string()
+                .contains("tool list changed since recording"),
+            "{stale}"
+        );
     }
 
     #[test]
