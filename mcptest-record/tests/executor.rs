@@ -48,6 +48,10 @@ fn main() -> std::process::ExitCode {
             unknown_tools_and_max_turns,
         ),
         Trial::test("max_tokens_ends_the_run", max_tokens_ends_the_run),
+        Trial::test(
+            "overload_is_retried_and_refusals_explained",
+            retries_and_api_errors,
+        ),
     ];
     libtest_mimic::run(&Arguments::from_args(), trials).exit_code()
 }
@@ -106,6 +110,14 @@ fn suite(
 }
 
 fn recorder(model: &FakeModel, call_timeout_ms: u64) -> Result<Recorder, Failed> {
+    recorder_with_retries(model, call_timeout_ms, 1)
+}
+
+fn recorder_with_retries(
+    model: &FakeModel,
+    call_timeout_ms: u64,
+    attempts: u32,
+) -> Result<Recorder, Failed> {
     let config = ProviderConfig::from_lookup(Provider::Anthropic, |k| match k {
         "ANTHROPIC_BASE_URL" => Some(model.base_url.clone()),
         "ANTHROPIC_API_KEY" => Some("test-key-not-secret".into()),
@@ -115,8 +127,8 @@ fn recorder(model: &FakeModel, call_timeout_ms: u64) -> Result<Recorder, Failed>
     options.progress = false;
     options.call_timeout_ms = call_timeout_ms;
     options.retry = RetryPolicy {
-        attempts: 1,
-        base_delay: Duration::ZERO,
+        attempts,
+        base_delay: Duration::from_millis(10),
     };
     Ok(Recorder::new(options)?)
 }
@@ -467,5 +479,52 @@ fn max_tokens_ends_the_run() -> Result<(), Failed> {
         model.received()[0].body["max_tokens"] == 16,
         "max_tokens sent",
     )?;
+    Ok(())
+}
+
+fn retries_and_api_errors() -> Result<(), Failed> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let dir = tempfile::tempdir()?;
+    let seen = std::sync::Arc::new(AtomicUsize::new(0));
+    let counter = seen.clone();
+    let model = FakeModel::start(move |_: &Value| {
+        if counter.fetch_add(1, Ordering::SeqCst) == 0 {
+            (
+                529,
+                json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}),
+            )
+        } else {
+            end("Hello.")
+        }
+    });
+    let (path, suite) = suite(
+        dir.path(),
+        None,
+        "agents:\n  - name: a\n    model: m\n    servers: [docs]\n    prompt: Hi.\n",
+    )?;
+    let recording =
+        recorder_with_retries(&model, 30_000, 3)?.record_agent(&path, &suite, &suite.agents[0])?;
+    check(seen.load(Ordering::SeqCst) == 2, "one retry after 529")?;
+    check(
+        recording.cassette["runs"][0]["meta"]["stop_reason"] == "end_turn",
+        "recorded after the retry",
+    )?;
+
+    let refusing = FakeModel::start(|_: &Value| {
+        (
+            401,
+            json!({"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"}}),
+        )
+    });
+    let err = recorder_with_retries(&refusing, 30_000, 3)?
+        .record_agent(&path, &suite, &suite.agents[0])
+        .err()
+        .ok_or("a 401 fails the recording")?
+        .to_string();
+    check(
+        err.contains("answered 401: invalid x-api-key; check the API key"),
+        &err,
+    )?;
+    check(refusing.received().len() == 1, "a 401 is not retried")?;
     Ok(())
 }
