@@ -208,7 +208,9 @@ fn drive(
                 }
                 log.trace.conversation.turns.extend(turns);
             }
-            Stop::EndTurn | Stop::ToolUse => return Ok(("end_turn".into(), last_reason)),
+            Stop::EndTurn => return Ok(("end_turn".into(), last_reason)),
+            // `tool_use` with no client tool to run (only server tools): nothing to answer.
+            Stop::ToolUse => return Ok((last_reason.clone(), last_reason)),
             Stop::MaxTokens => return Ok(("max_tokens".into(), last_reason)),
             Stop::Other => {
                 let reason = if last_reason.is_empty() {
@@ -460,14 +462,17 @@ fn execute(
                     }
                     CallOutcome::Result(v) => {
                         mcp.insert("result".into(), v.clone());
-                        (mcp_result(&v), t0 + took_ms + delay_ms)
+                        (
+                            mcp_result(&v),
+                            t0.saturating_add(took_ms).saturating_add(delay_ms),
+                        )
                     }
                     CallOutcome::Error { code, message } => {
                         mcp.insert("error".into(), json!({"code": code, "message": message}));
                         let mut r = error_result(format!("the server refused the call: {message}"));
                         r.extra
                             .insert("error".into(), json!({"code": code, "message": message}));
-                        (r, t0 + took_ms + delay_ms)
+                        (r, t0.saturating_add(took_ms).saturating_add(delay_ms))
                     }
                     CallOutcome::Failed(why) => {
                         let tail = server
@@ -480,7 +485,7 @@ fn execute(
                         }
                         (
                             error_result(format!("the call failed: {why}")),
-                            t0 + took_ms + delay_ms,
+                            t0.saturating_add(took_ms).saturating_add(delay_ms),
                         )
                     }
                 }
