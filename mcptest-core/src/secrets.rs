@@ -306,8 +306,19 @@ fn scan_str(s: &str, known: &[&SecretValue], path: &[PathSegment], out: &mut Vec
             });
         }
     }
+    // A match inside one already found (an `sk-ant-` key is also `sk-...`-shaped) is the
+    // same secret: report it once, under the most specific kind.
+    let mut taken: Vec<(usize, usize)> = Vec::new();
     for (p, re) in compiled() {
-        if re.is_match(s) {
+        let mut found = false;
+        for m in re.find_iter(s) {
+            if taken.iter().any(|&(a, b)| m.start() < b && a < m.end()) {
+                continue;
+            }
+            taken.push((m.start(), m.end()));
+            found = true;
+        }
+        if found {
             out.push(Finding {
                 path: at(),
                 what: p.description.to_string(),
@@ -369,6 +380,8 @@ mod tests {
         assert_eq!(found[0].what, "the value of SERVICE_TOKEN");
         assert_eq!(found[1].path, "runs[0].x[0]");
         assert_eq!(found[1].what, "a GitHub token");
+        let one = scan(&json!("sk-ant-api03-abcdefghijklmnopqrstu"), &[]);
+        assert_eq!(one.len(), 1, "{one:?}");
     }
 
     #[test]
