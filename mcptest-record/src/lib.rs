@@ -62,6 +62,10 @@
 //! shaped like a key or token ([`mcptest_core::secrets`]). A cassette in which a secret
 //! survives is not written.
 //!
+//! A recording that fails (a server that does not start, an API error after retries) writes
+//! nothing: the agent's previous cassette stays as it was, and a new one replaces it only
+//! once it is complete.
+//!
 //! ## Limitations
 //!
 //! * Servers are started over stdio only; each run starts them afresh.
