@@ -10,6 +10,8 @@
 //! * `mcptest cassette lint FILES...` fails when a secret (an API key, a bearer token, the value
 //!   of a secret environment variable) survives in a cassette.
 //! * `mcptest runs --half-width 0.05 --confidence 0.95` sizes a run count.
+//! * `mcptest mock --tools-from tools.yml [--fault KIND]` serves a mock MCP server on stdio, its
+//!   tools from a YAML file, with a fault injected into `tools/call` (`mcptest_mock`).
 //!
 //! Exit codes: 0 every cell passed, 1 a quality failure (a gate failed), 2 an infrastructure or
 //! load error (a suite that does not load, a missing, malformed or stale cassette, a usage
@@ -37,7 +39,8 @@ use std::process::ExitCode;
         mcptest run --config examples/agent-stability.yml --reporter junit --output report.xml\n  \
         mcptest run --record --config examples/fault-injection-recovery.yml\n  \
         mcptest cassette lint examples/cassettes/**/*.json\n  \
-        mcptest runs --half-width 0.05 --confidence 0.95\n\n\
+        mcptest runs --half-width 0.05 --confidence 0.95\n  \
+        mcptest mock --tools-from examples/tools.yml --fault hang\n\n\
         Exit codes: 0 all cells passed, 1 a gate failed, 2 a load or infrastructure error."
 )]
 struct Cli {
@@ -72,6 +75,32 @@ enum Command {
     /// Work with cassette files.
     #[command(subcommand)]
     Cassette(CassetteCommand),
+    /// Serve a mock MCP server on stdin/stdout: tools from a YAML file, a fault on tools/call.
+    #[command(after_help = "Examples:\n  \
+        mcptest mock --tools-from examples/tools.yml                        # healthy\n  \
+        mcptest mock --tools-from examples/tools.yml --fault hang           # calls never return\n  \
+        mcptest mock --tools-from examples/tools.yml --fault slow:200       # answers after 200 ms\n  \
+        mcptest mock --tools-from examples/tools.yml --fault recover-after:2\n  \
+        mcptest mock --tools-from examples/tools.yml --fault reply-after-cancel:500\n\n\
+        Faults touch tools/call only: initialize, tools/list and resources stay responsive.\n\
+        The log goes to stderr; stdout carries JSON-RPC only. The mock exits when its input ends.\n\n\
+        Exit codes: 0 the client ended the session, 2 the tools file does not load.")]
+    Mock(MockArgs),
+}
+
+/// `mcptest mock`.
+#[derive(Debug, clap::Args)]
+pub struct MockArgs {
+    /// The tools file: each tool's name, description, input schema and answers.
+    #[arg(long, value_name = "TOOLS.yml")]
+    pub tools_from: PathBuf,
+    /// The fault on tools/call: none, hang, wedged, slow:<ms>, recover-after:<n>,
+    /// reply-after-cancel:<ms>.
+    #[arg(long, value_name = "KIND", default_value = "none")]
+    pub fault: mcptest_mock::Fault,
+    /// What to log to stderr: off, faults, calls.
+    #[arg(long, value_name = "LEVEL", default_value = "faults")]
+    pub log: mcptest_mock::LogLevel,
 }
 
 /// `mcptest cassette ...`.
@@ -175,6 +204,7 @@ fn main() -> ExitCode {
         Command::Run(args) => replay::run(&args),
         Command::Runs(args) => runs::run(&args),
         Command::Cassette(CassetteCommand::Lint(args)) => lint::run(&args),
+        Command::Mock(args) => mcptest_mock::run(&args.tools_from, args.fault, args.log),
     };
     ExitCode::from(code)
 }
