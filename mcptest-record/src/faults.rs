@@ -118,6 +118,11 @@ mod tests {
             }
         );
         assert_eq!(plan.decide("docs", "open").1, Directive::Dispatch);
+        let mut wedged = FaultPlan::new(&[fault("w", None, Some("db"), FaultKind::Wedged)]);
+        assert_eq!(
+            wedged.decide("db", "query").1,
+            Directive::Timeout { fault: "w".into() }
+        );
     }
 
     #[test]
