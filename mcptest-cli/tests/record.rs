@@ -1,10 +1,9 @@
 //! End-to-end tests of `mcptest run --record` and `mcptest cassette lint`, with no internet:
-//! a scripted model API on a local port ([`record_support::FakeModel`]) and the real mock MCP
-//! server (`mcptest_mock`, the code behind `mcptest mock`) as the suite's server.
+//! a scripted model API on a local port ([`record_support::FakeModel`]) and the mock MCP
+//! server as the suite's server: `mcptest mock --tools-from ...` itself.
 //!
-//! This target has its own `main`: started as `record --serve-mock TOOLS.yml` it *is* the
-//! mock server (the suites point their `servers:` entry at this executable), otherwise it
-//! runs the tests.
+//! This target has its own `main`: started as `record --serve-mock TOOLS.yml` it serves the
+//! same mock (`mcptest_mock`), for a build of the CLI without the `mock` subcommand.
 
 mod record_support;
 
