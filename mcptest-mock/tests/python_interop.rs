@@ -303,7 +303,7 @@ fn recover_after_two_hangs_twice_then_answers() {
             let c = call(&lines, label);
             assert_eq!(c["ok"], true, "{c}");
             assert_eq!(c["result"]["structuredContent"]["city"], "Oslo");
-            assert!(secs(c) < 0.3, "{c}");
+            assert!(secs(c) < 2.0, "answered, not held: {c}");
         }
         // The counter is per tool: another tool's first call still hangs.
         assert_timed_out(call(&lines, "other_tool_first"), 0.3);

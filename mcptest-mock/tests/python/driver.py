@@ -125,8 +125,9 @@ async def slow(client: Client, seen: list) -> None:
 
 
 async def recover(client: Client, seen: list) -> None:
-    for label in ("first", "second", "third", "fourth"):
-        elapsed, outcome = await timed_call(client, "get_weather", {"city": "Oslo"}, 0.3)
+    # The first two calls are expected to hang (a short deadline); the next two to answer.
+    for label, deadline in (("first", 0.3), ("second", 0.3), ("third", 5.0), ("fourth", 5.0)):
+        elapsed, outcome = await timed_call(client, "get_weather", {"city": "Oslo"}, deadline)
         emit("call", label=label, elapsed=elapsed, **outcome)
     elapsed, outcome = await timed_call(client, "search_docs", {"query": "install"}, 0.3)
     emit("call", label="other_tool_first", elapsed=elapsed, **outcome)
@@ -136,7 +137,9 @@ async def reply_after_cancel(client: Client, seen: list) -> None:
     start = time.monotonic()
     elapsed, outcome = await timed_call(client, "get_weather", {"city": "Oslo"}, 0.1)
     emit("call", label="cancelled", elapsed=elapsed, **outcome)
-    await anyio.sleep(0.6)
+    with anyio.move_on_after(5.0):  # until the late reply shows up on the wire
+        while not any("result" in m and m.get("id") is not None and "content" in (m.get("result") or {}) for _, m in seen):
+            await anyio.sleep(0.02)
     late = [
         {"after": t - start, "id": m.get("id"), "result": m.get("result")}
         for (t, m) in seen
