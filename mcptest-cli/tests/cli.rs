@@ -111,7 +111,7 @@ fn a_failing_suite_exits_1_and_says_why() {
             "expected tool `search_flights`, recorded `book_flight`",
         ))
         .stdout(contains(
-            "claimed-but-absent mutating action `create_comment`",
+            "claimed-but-absent: the narrative claims \"created a comment\" (action `create_comment`)",
         ))
         .stdout(contains("not a clean timeout"))
         .stdout(contains(
