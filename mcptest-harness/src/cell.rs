@@ -3,6 +3,7 @@
 use crate::plan::{AgentCassette, Work};
 use crate::snapshot::Snapshots;
 use mcptest_core::gate::{CellReport, evaluate_reliability, evaluate_run, evaluate_stability};
+use mcptest_core::request::check_cassette;
 use mcptest_core::trace::Cassette;
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -61,8 +62,18 @@ pub(crate) fn run(work: &Work, snapshots: &Snapshots) -> Result<(), String> {
     }
 }
 
+/// The parsed cassette, refused when it is stale: the agent's prompt, model or servers no
+/// longer give the first request it recorded (agents declared without a prompt are not checked).
 fn load(cassette: &AgentCassette) -> Result<Arc<Cassette>, String> {
-    cassette.file.load()
+    let loaded = cassette.file.load()?;
+    check_cassette(&cassette.agent, &loaded).map_err(|stale| {
+        format!(
+            "{}: cassette is stale: {stale}; re-record it with `mcptest run --record --config \
+             <suite> --filter \"{}\"` instead of grading old behaviour",
+            cassette.file.display, cassette.agent.name
+        )
+    })?;
+    Ok(loaded)
 }
 
 /// The per-run report of run `index`, evaluated once and shared by the cells that need it.
