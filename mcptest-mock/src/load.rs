@@ -53,9 +53,11 @@ impl ToolsFile {
             file: name.clone(),
             problems: vec![Problem {
                 pos: None,
-                message: format!(
-                    "cannot read the tools file: {e}; check the path given to --tools-from"
-                ),
+                message: if e.kind() == std::io::ErrorKind::InvalidData {
+                    "the tools file is not UTF-8 text; save it as UTF-8".to_string()
+                } else {
+                    format!("cannot read the tools file: {e}; check the path given to --tools-from")
+                },
             }],
         })?;
         ToolsFile::from_yaml_str(&name, &text)

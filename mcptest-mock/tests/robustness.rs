@@ -346,5 +346,13 @@ fn bad_command_lines_and_tools_files_exit_2_with_the_reason() {
         err.contains("bad.yml:3:14: unknown key `txet` in `result:`; did you mean `text`?"),
         "{err}"
     );
+    let latin = dir.join("latin.yml");
+    std::fs::write(&latin, b"tools: []\n# caf\xe9\n").unwrap();
+    let (code, _, err) = run(&["--tools-from", latin.to_str().unwrap()]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("latin.yml: the tools file is not UTF-8 text"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
