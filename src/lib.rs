@@ -114,6 +114,11 @@ pub mod matchers;
 
 pub use mcptest_core as core;
 
+/// The fault-injecting mock MCP server (feature `mock`): start it in-process or as a child
+/// process to test an agent's recovery against a dead-but-connected tool.
+#[cfg(feature = "mock")]
+pub use mcptest_mock as mock;
+
 /// Declares an agent for the harness behind [`main!`]: see the grammar below and the crate
 /// documentation for the loop.
 ///
