@@ -11,6 +11,7 @@ cargo fmt --all -- --check
 
 step "cargo clippy (warnings are errors)"
 cargo clippy --workspace --all-targets -- -D warnings
+cargo clippy -p mcptest --features mock -- -D warnings
 
 # Tools the harness tests drive (tests/harness.rs): without them those tests are skipped
 # locally and fail when CI is set, so install whichever is missing.
@@ -28,12 +29,13 @@ step "Python MCP SDK for the mock's interop tests"
 mcptest-mock/tests/python/setup-venv.sh
 
 step "cargo test (unit, integration, property tests, benchmark smoke runs)"
-cargo test --workspace --all-targets
+cargo test --workspace --all-targets --no-fail-fast
 
 step "cargo test --doc"
-cargo test --workspace --doc
+cargo test --workspace --doc --no-fail-fast
 
-step "example replay"
+step "the quick start's main job, and the library example"
+cargo run --quiet -p mcptest-cli -- run --config examples/offline-trace-validation.yml > /dev/null
 cargo run --quiet --example replay > /dev/null
 
 printf '\nall checks passed\n'
