@@ -14,6 +14,8 @@
 //!   trajectory axes, and the metrics built on them.
 //! * [`spec`] and [`gate`]: what an agent is expected to do, and the cell reports that grade it.
 //! * [`suite`]: YAML suites loaded into the same specs, and where their cassettes live.
+//! * [`yaml`]: YAML text as nodes that remember their line and column, under a depth and size
+//!   cap, for the suite loader and the mock server's tools files.
 //! * [`request`] and [`secrets`]: what a recorder fingerprints (to tell a stale cassette) and
 //!   what it must never write (API keys, tokens, secret environment values).
 //!
@@ -55,5 +57,6 @@ pub mod spec;
 pub mod suggest;
 pub mod suite;
 pub mod trace;
+pub mod yaml;
 
 pub use diff::AssertionDiff;

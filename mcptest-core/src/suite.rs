@@ -97,11 +97,10 @@
 //! ```
 
 mod decode;
-mod node;
 mod paths;
 mod replay;
 
-pub use node::{MAX_SUITE_BYTES, Pos};
+pub use crate::yaml::Pos;
 pub use paths::{
     CASSETTE_DIR, default_cassette, model_file_stem, resolve_cassette, slug, suite_stem,
 };
@@ -109,6 +108,14 @@ pub use replay::{evaluate_cassette, missing_run_cell};
 
 use crate::spec::{AgentSpec, Fault};
 use std::fmt;
+
+/// The deepest nesting of lists and maps accepted. A suite needs about eight levels, plus what
+/// a JSON Schema inside an assertion adds; the cap keeps the recursive decoding well inside a
+/// test thread's stack.
+const MAX_DEPTH: usize = 24;
+
+/// The largest suite text accepted, in bytes (16 MiB).
+pub const MAX_SUITE_BYTES: usize = 16 * 1024 * 1024;
 
 /// A loaded suite.
 #[derive(Debug, Clone, PartialEq)]
@@ -149,11 +156,11 @@ impl Suite {
             file: name.to_string(),
             problems,
         };
-        let root = match node::parse(text) {
+        let root = match decode::parse(text) {
             Ok(root) => root,
-            Err(e) => {
+            Err((pos, message)) => {
                 let mut d = decode::Decoder::new(text, stem);
-                d.problem(e.pos, "", e.message);
+                d.problem(pos, "", message);
                 return Err(err(d.problems));
             }
         };

@@ -152,11 +152,10 @@ mod log;
 mod mock;
 mod server;
 mod tools;
-mod yaml;
 
 pub use fault::{Fault, FaultParseError};
-pub use load::{LoadError, Problem};
+pub use load::{LoadError, MAX_TOOLS_FILE_BYTES, Problem};
 pub use log::LogLevel;
+pub use mcptest_core::yaml::Pos;
 pub use mock::{ChildMock, InProcessMock, Mock, MockCommand, MockError, run};
 pub use tools::{Answer, Resource, ServerInfo, Tool, ToolResult, ToolsFile, UnknownTool};
-pub use yaml::{MAX_TOOLS_FILE_BYTES, Pos};

@@ -2,12 +2,19 @@
 //! its line and column and what to do about it.
 
 use crate::tools::{Answer, Resource, ServerInfo, Tool, ToolResult, ToolsFile, text_block};
-use crate::yaml::{self, Kind, Node, Pos};
+use mcptest_core::yaml::{self, Kind, Limits, Node, NotJson, Pos, Reason};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
+
+/// The deepest nesting accepted. A tools file needs about six levels plus what an input
+/// schema adds; the cap keeps the recursive decoding well inside a thread's stack.
+const MAX_DEPTH: usize = 32;
+
+/// The largest tools file accepted, in bytes (16 MiB).
+pub const MAX_TOOLS_FILE_BYTES: usize = 16 * 1024 * 1024;
 
 /// A tools file that cannot be served: every problem found, each with its position.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,12 +76,7 @@ impl ToolsFile {
             file: name.to_string(),
             problems,
         };
-        let root = yaml::parse(text).map_err(|e| {
-            fail(vec![Problem {
-                pos: Some(e.pos),
-                message: e.message,
-            }])
-        })?;
+        let root = parse(text).map_err(|problem| fail(vec![problem]))?;
         let mut d = Decoder::default();
         let file = d.file(name, &root);
         match file {
@@ -84,6 +86,40 @@ impl ToolsFile {
                 Err(fail(d.problems))
             }
         }
+    }
+}
+
+/// Parses a tools file's text into a node tree; a problem with the YAML itself comes back with
+/// its position and what to do about it.
+fn parse(text: &str) -> Result<Node, Problem> {
+    let limits = Limits {
+        max_depth: MAX_DEPTH,
+        max_bytes: MAX_TOOLS_FILE_BYTES,
+    };
+    yaml::parse(text, limits).map_err(|e| Problem {
+        pos: Some(e.pos),
+        message: syntax_message(e.reason),
+    })
+}
+
+/// A YAML problem in a tools file's words.
+fn syntax_message(reason: Reason) -> String {
+    match reason {
+        Reason::TooLarge { bytes } => format!(
+            "the tools file is {bytes} bytes, more than the {MAX_TOOLS_FILE_BYTES} a tools file \
+             may hold; keep large payloads out of it"
+        ),
+        Reason::TooDeep => format!(
+            "the YAML nests deeper than {MAX_DEPTH} levels; a tools file is a list of tools a few \
+             levels deep: flatten the input schema or the answer"
+        ),
+        Reason::TooManyNodes { detail } | Reason::OverBudget { detail } => {
+            format!("the YAML is too large ({detail}); keep large payloads out of a tools file")
+        }
+        Reason::MultipleDocuments => {
+            "a tools file holds one YAML document; remove the `---` separator".into()
+        }
+        Reason::Invalid { message } => format!("invalid YAML: {message}"),
     }
 }
 
@@ -196,8 +232,15 @@ impl Decoder {
     fn json(&mut self, node: &Node) -> Option<Value> {
         match node.to_json() {
             Ok(v) => Some(v),
-            Err((pos, message)) => {
-                self.problem(pos, message);
+            Err(NotJson::NonFinite { pos, value }) => {
+                self.problem(
+                    pos,
+                    format!("{value} is not a JSON number; write a finite number"),
+                );
+                None
+            }
+            Err(NotJson::CollectionKey { pos, found }) => {
+                self.problem(pos, format!("a JSON key is a string, found {found}"));
                 None
             }
         }
@@ -790,4 +833,35 @@ fn snake_case(key: &str) -> Option<String> {
         }
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Kind, parse};
+
+    #[test]
+    fn hostile_inputs_are_errors_in_the_tools_file_s_words() {
+        let deep = format!("{}1{}", "[".repeat(500), "]".repeat(500));
+        assert!(parse(&deep).unwrap_err().message.contains("deeper than 32"));
+        let alias = format!(
+            "a: &x {}1{}\nb: [[[[[[[[[[[[[[*x]]]]]]]]]]]]]]\n",
+            "[".repeat(25),
+            "]".repeat(25)
+        );
+        let e = parse(&alias).unwrap_err();
+        assert_eq!(e.pos.map(|p| p.line), Some(2), "{e:?}");
+        assert!(
+            parse("a: [1, 2\n")
+                .unwrap_err()
+                .message
+                .starts_with("invalid YAML")
+        );
+        assert!(
+            parse("a: 1\n---\nb: 2\n")
+                .unwrap_err()
+                .message
+                .contains("one YAML document")
+        );
+        assert_eq!(parse("").unwrap().kind, Kind::Null);
+    }
 }

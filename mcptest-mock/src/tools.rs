@@ -4,7 +4,7 @@
 //! input schema, then the first answer whose `when:` the arguments contain is the result.
 //! Faults are not applied here (see [`crate::fault`]); this is what a healthy server answers.
 
-use crate::yaml::Pos;
+use mcptest_core::yaml::Pos;
 use serde_json::{Map, Value, json};
 use std::fmt;
 use std::sync::Arc;

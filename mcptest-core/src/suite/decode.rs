@@ -6,9 +6,8 @@
 //! [`AgentSpec::validate`] (which names a field path such as `stability.expect[0]`) is reported
 //! at the right line and column.
 
-use super::node::{Kind, Node, Pos};
 use super::paths::{default_cassette, slug};
-use super::{Problem, ServerConfig};
+use super::{MAX_DEPTH, MAX_SUITE_BYTES, Problem, ServerConfig};
 use crate::eval::{ExpectedArgs, ExpectedCall, ExpectedTrace, GoldenPath, MatchMode};
 use crate::eval::{RecoveryBudget, TrajectoryAxes};
 use crate::matchers::{MATCHER_KEYS, Matcher, ModelGradedKind};
@@ -18,7 +17,38 @@ use crate::spec::{
     SpecErrorKind, StabilityGate,
 };
 use crate::suggest::did_you_mean;
+use crate::yaml::{self, Kind, Limits, Node, NotJson, Pos, Reason};
 use std::collections::HashMap;
+
+/// Parses suite text into a node tree; a problem with the YAML itself comes back with its
+/// position and what to do about it.
+pub(crate) fn parse(text: &str) -> Result<Node, (Pos, String)> {
+    let limits = Limits {
+        max_depth: MAX_DEPTH,
+        max_bytes: MAX_SUITE_BYTES,
+    };
+    yaml::parse(text, limits).map_err(|e| (e.pos, syntax_message(e.reason)))
+}
+
+/// A YAML problem in a suite's words.
+fn syntax_message(reason: Reason) -> String {
+    const SIMPLIFY: &str = "a suite is a list of agents, each a few levels deep: simplify it";
+    match reason {
+        Reason::TooLarge { bytes } => format!(
+            "the suite is {bytes} bytes, more than the {MAX_SUITE_BYTES} bytes a suite may hold; \
+             split it into several suite files"
+        ),
+        Reason::TooDeep => format!("the YAML nests deeper than {MAX_DEPTH} levels; {SIMPLIFY}"),
+        Reason::TooManyNodes { .. } => {
+            format!("the YAML holds more than 250,000 nodes; {SIMPLIFY}")
+        }
+        Reason::OverBudget { detail } => format!("the YAML is too large ({detail}); {SIMPLIFY}"),
+        Reason::MultipleDocuments => "a suite file holds one YAML document; remove the `---` \
+                                      separator or split the documents into several suite files"
+            .into(),
+        Reason::Invalid { message } => format!("invalid YAML: {message}"),
+    }
+}
 
 pub(crate) const SUITE_KEYS: &[&str] = &["servers", "faults", "agents"];
 pub(crate) const SERVER_KEYS: &[&str] = &["command", "args", "env", "cwd"];
@@ -354,8 +384,16 @@ impl<'t> Decoder<'t> {
     fn json(&mut self, node: &Node, path: &str) -> Option<serde_json::Value> {
         match node.to_json() {
             Ok(v) => Some(v),
-            Err((pos, message)) => {
-                self.problem(pos, path, message);
+            Err(NotJson::NonFinite { pos, value }) => {
+                self.problem(
+                    pos,
+                    path,
+                    format!("{value} is not a JSON number: write a finite number"),
+                );
+                None
+            }
+            Err(NotJson::CollectionKey { pos, found }) => {
+                self.problem(pos, path, format!("a JSON key is a string, found {found}"));
                 None
             }
         }
@@ -1424,5 +1462,72 @@ impl<'t> Decoder<'t> {
             }
         };
         Some(m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Pos, parse};
+
+    #[test]
+    fn hostile_inputs_are_errors_in_the_suite_s_words() {
+        let deep = format!("{}1{}", "[".repeat(500), "]".repeat(500));
+        assert!(parse(&deep).unwrap_err().1.contains("deeper than 24"));
+        let e = parse("a: [1, 2\n").unwrap_err();
+        assert!(e.1.starts_with("invalid YAML"), "{e:?}");
+        assert!(
+            parse("a: 1\n---\nb: 2\n")
+                .unwrap_err()
+                .1
+                .contains("one YAML document")
+        );
+    }
+
+    #[test]
+    fn the_deepest_accepted_suite_fits_a_small_thread_stack() {
+        let ok = std::thread::Builder::new()
+            .stack_size(1024 * 1024)
+            .spawn(|| {
+                let depth = super::MAX_DEPTH - 1;
+                let block: String = (0..depth)
+                    .map(|i| format!("{}a:\n", "  ".repeat(i)))
+                    .collect();
+                let flow = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+                let block_ok = parse(&block).is_ok();
+                let flow_ok = parse(&flow).is_ok();
+                let over: String = (0..100)
+                    .map(|i| format!("{}a:\n", "  ".repeat(i)))
+                    .collect();
+                let over_err = parse(&over).unwrap_err();
+                let flow_over = format!("{}1{}", "[".repeat(40), "]".repeat(40));
+                let flow_err = parse(&flow_over).unwrap_err();
+                let alias = format!(
+                    "a: &x {}1{}\nb: [[[[[[*x]]]]]]\n",
+                    "[".repeat(20),
+                    "]".repeat(20)
+                );
+                let alias_err = parse(&alias).unwrap_err();
+                assert_eq!(
+                    over_err.0,
+                    Pos {
+                        line: 25,
+                        column: 49
+                    }
+                );
+                assert_eq!(
+                    flow_err.0,
+                    Pos {
+                        line: 1,
+                        column: 25
+                    }
+                );
+                assert_eq!(alias_err.0.line, 2);
+                (block_ok, flow_ok, over_err.1)
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert!(ok.0 && ok.1, "{ok:?}");
+        assert!(ok.2.contains("deeper than 24"), "{ok:?}");
     }
 }
