@@ -4,7 +4,7 @@
 //! they hold whatever pass rate is observed: `N = ceil((z / half_width)^2 * 0.25)` and
 //! `half_width = z * sqrt(0.25 / N)`.
 
-use mcptest_core::eval::{confidence_band, recommend_runs};
+use mcptest_core::eval::{try_confidence_band, try_recommend_runs};
 
 /// `mcptest runs`.
 #[derive(Debug, clap::Args)]
@@ -49,8 +49,8 @@ fn text(args: &RunsArgs) -> Result<String, String> {
                 "--half-width is a fraction of 1: write 0.05 for ±5 percentage points, not {h}"
             ));
         }
-        let n = recommend_runs(h, c).map_err(|e| e.to_string())?;
-        let band = confidence_band(n, c).map_err(|e| e.to_string())?;
+        let n = try_recommend_runs(h, c).map_err(|e| e.to_string())?;
+        let band = try_confidence_band(n, c).map_err(|e| e.to_string())?;
         out.push_str(&format!(
             "recommended runs: {n} (a pass rate within ±{} points at {conf} confidence, \
              whatever the rate)\nworst-case band with {n} runs: ±{} points\n",
@@ -59,7 +59,7 @@ fn text(args: &RunsArgs) -> Result<String, String> {
         ));
     }
     if let Some(n) = args.runs {
-        let band = confidence_band(n, c).map_err(|e| e.to_string())?;
+        let band = try_confidence_band(n, c).map_err(|e| e.to_string())?;
         out.push_str(&format!(
             "worst-case band with {n} runs: ±{} points at {conf} confidence\n",
             pct(band)

@@ -4,7 +4,7 @@
 
 use mcptest_core::eval::{
     ReliabilityError, ReliabilitySummary, confidence_band, pass_at, pass_hat, recommend_runs,
-    summarize, z_score,
+    summarize, try_confidence_band, try_pass_at, try_pass_hat, try_recommend_runs, z_score,
 };
 use proptest::prelude::*;
 
@@ -29,13 +29,13 @@ fn outcomes(s: &str) -> Vec<bool> {
 #[test]
 fn five_points_at_95_percent_needs_385_runs() {
     // ceil((1.96 / 0.05)^2 * 0.25) = ceil(384.16) = 385 (f64 gives 384.1599999999999).
-    assert_eq!(recommend_runs(0.05, 0.95), Ok(385));
+    assert_eq!(try_recommend_runs(0.05, 0.95), Ok(385));
 }
 
 #[test]
 fn one_hundred_runs_at_95_percent_give_a_band_of_0_098() {
     // 1.96 * sqrt(0.25 / 100) = 1.96 * 0.05 = 0.098, "about 10 percent".
-    let band = confidence_band(100, 0.95).unwrap();
+    let band = try_confidence_band(100, 0.95).unwrap();
     assert!(close(band, 0.098, 1e-12), "{band}");
 }
 
@@ -94,24 +94,24 @@ fn z_table_values_are_exact() {
 #[test]
 fn recommend_runs_hand_computed() {
     // (1.645 / 0.05)^2 * 0.25 = 32.9^2 / 4 = 270.6025 -> 271.
-    assert_eq!(recommend_runs(0.05, 0.90), Ok(271));
+    assert_eq!(try_recommend_runs(0.05, 0.90), Ok(271));
     // (2.576 / 0.05)^2 * 0.25 = 51.52^2 / 4 = 663.5776 -> 664.
-    assert_eq!(recommend_runs(0.05, 0.99), Ok(664));
+    assert_eq!(try_recommend_runs(0.05, 0.99), Ok(664));
     // (1.96 / 0.1)^2 * 0.25 = 19.6^2 / 4 = 96.04 -> 97.
-    assert_eq!(recommend_runs(0.1, 0.95), Ok(97));
+    assert_eq!(try_recommend_runs(0.1, 0.95), Ok(97));
     // (1.96 / 0.03)^2 * 0.25 = 1067.11 -> 1068.
-    assert_eq!(recommend_runs(0.03, 0.95), Ok(1068));
+    assert_eq!(try_recommend_runs(0.03, 0.95), Ok(1068));
     // A half-width wider than any interval still needs one run.
-    assert_eq!(recommend_runs(5.0, 0.95), Ok(1));
+    assert_eq!(try_recommend_runs(5.0, 0.95), Ok(1));
 }
 
 #[test]
 fn recommend_runs_does_not_round_float_noise_up() {
     // 196^2 / 4 = 9604 exactly; 1.96/0.098 = 20 exactly -> 100; these must not become 9605 / 101.
-    assert_eq!(recommend_runs(0.01, 0.95), Ok(9604));
-    assert_eq!(recommend_runs(0.098, 0.95), Ok(100));
+    assert_eq!(try_recommend_runs(0.01, 0.95), Ok(9604));
+    assert_eq!(try_recommend_runs(0.098, 0.95), Ok(100));
     // (2 * 2.576 / 0.02)^2 / 16 = 4147.36 -> 4148 (genuinely above an integer).
-    assert_eq!(recommend_runs(0.02, 0.99), Ok(4148));
+    assert_eq!(try_recommend_runs(0.02, 0.99), Ok(4148));
 }
 
 #[test]
@@ -120,9 +120,9 @@ fn recommend_runs_inverts_confidence_band() {
     // wrong (e.g. N = 3 -> 3.0000000000000004 -> 4).
     for confidence in [0.80, 0.90, 0.95, 0.99, 0.999] {
         for n in 1..=3000u64 {
-            let band = confidence_band(n, confidence).unwrap();
+            let band = try_confidence_band(n, confidence).unwrap();
             assert_eq!(
-                recommend_runs(band, confidence),
+                try_recommend_runs(band, confidence),
                 Ok(n),
                 "n={n} confidence={confidence} band={band}"
             );
@@ -133,9 +133,9 @@ fn recommend_runs_inverts_confidence_band() {
 #[test]
 fn confidence_band_hand_computed() {
     // 1.645 * sqrt(0.25 / 25) = 1.645 * 0.1 = 0.1645.
-    assert!(close(confidence_band(25, 0.90).unwrap(), 0.1645, 1e-12));
+    assert!(close(try_confidence_band(25, 0.90).unwrap(), 0.1645, 1e-12));
     // 2.576 * 0.5 / 1 = 1.288.
-    assert!(close(confidence_band(1, 0.99).unwrap(), 1.288, 1e-12));
+    assert!(close(try_confidence_band(1, 0.99).unwrap(), 1.288, 1e-12));
 }
 
 #[test]
@@ -170,7 +170,7 @@ fn z_for_other_confidences_is_the_two_sided_normal_quantile() {
 #[test]
 fn bad_inputs_are_errors_with_messages() {
     for hw in [0.0, -0.05, f64::NAN, f64::INFINITY] {
-        let err = recommend_runs(hw, 0.95).unwrap_err();
+        let err = try_recommend_runs(hw, 0.95).unwrap_err();
         assert!(
             matches!(err, ReliabilityError::InvalidHalfWidth(_)),
             "{err:?}"
@@ -178,17 +178,17 @@ fn bad_inputs_are_errors_with_messages() {
         assert!(err.to_string().contains("half-width"), "{err}");
     }
     for c in [0.0, 1.0, 1.5, -0.1, f64::NAN, 95.0] {
-        let err = recommend_runs(0.05, c).unwrap_err();
+        let err = try_recommend_runs(0.05, c).unwrap_err();
         assert!(
             matches!(err, ReliabilityError::InvalidConfidence(_)),
             "{err:?}"
         );
         assert!(err.to_string().contains("between 0 and 1"), "{err}");
-        assert!(confidence_band(10, c).is_err());
+        assert!(try_confidence_band(10, c).is_err());
         assert!(z_score(c).is_err());
     }
-    assert_eq!(confidence_band(0, 0.95), Err(ReliabilityError::NoRuns));
-    let err = recommend_runs(1e-300, 0.95).unwrap_err();
+    assert_eq!(try_confidence_band(0, 0.95), Err(ReliabilityError::NoRuns));
+    let err = try_recommend_runs(1e-300, 0.95).unwrap_err();
     assert!(
         matches!(err, ReliabilityError::TooManyRuns { .. }),
         "{err:?}"
@@ -327,57 +327,57 @@ fn summary_serializes_with_target_names() {
 #[test]
 fn pass_at_and_pass_hat_hand_computed() {
     // n=10, c=3, k=2: C(10,2) = 45, C(7,2) = 21, C(3,2) = 3.
-    assert!(close(pass_at(10, 3, 2).unwrap(), 24.0 / 45.0, 1e-14));
-    assert!(close(pass_hat(10, 3, 2).unwrap(), 3.0 / 45.0, 1e-14));
+    assert!(close(try_pass_at(10, 3, 2).unwrap(), 24.0 / 45.0, 1e-14));
+    assert!(close(try_pass_hat(10, 3, 2).unwrap(), 3.0 / 45.0, 1e-14));
     // k = 1: both are the pass rate c / n.
-    assert_eq!(pass_at(8, 2, 1), Ok(0.25));
-    assert_eq!(pass_hat(8, 2, 1), Ok(0.25));
+    assert_eq!(try_pass_at(8, 2, 1), Ok(0.25));
+    assert_eq!(try_pass_hat(8, 2, 1), Ok(0.25));
     // k = n: pass@n is "any passed", pass^n is "all passed".
-    assert_eq!(pass_at(5, 1, 5), Ok(1.0));
-    assert_eq!(pass_at(5, 0, 5), Ok(0.0));
-    assert_eq!(pass_hat(5, 4, 5), Ok(0.0));
-    assert_eq!(pass_hat(5, 5, 5), Ok(1.0));
+    assert_eq!(try_pass_at(5, 1, 5), Ok(1.0));
+    assert_eq!(try_pass_at(5, 0, 5), Ok(0.0));
+    assert_eq!(try_pass_hat(5, 4, 5), Ok(0.0));
+    assert_eq!(try_pass_hat(5, 5, 5), Ok(1.0));
     // Fewer failures than k: every draw contains a pass.
-    assert_eq!(pass_at(10, 8, 3), Ok(1.0));
+    assert_eq!(try_pass_at(10, 8, 3), Ok(1.0));
     // Fewer passes than k: no draw is all passes.
-    assert_eq!(pass_hat(10, 2, 3), Ok(0.0));
+    assert_eq!(try_pass_hat(10, 2, 3), Ok(0.0));
 }
 
 #[test]
 fn estimators_are_stable_at_ten_thousand_runs() {
     // Reference: exact big-integer binomials. n=10000, c=1000, k=50.
-    let at = pass_at(10_000, 1_000, 50).unwrap();
+    let at = try_pass_at(10_000, 1_000, 50).unwrap();
     assert!(close(at, 0.9949161401492811, 1e-12), "{at}");
-    let hat = pass_hat(10_000, 1_000, 50).unwrap();
+    let hat = try_pass_hat(10_000, 1_000, 50).unwrap();
     assert!((hat / 3.252941451744153e-51 - 1.0).abs() < 1e-10, "{hat}");
     // Huge k underflows gracefully to 0, never NaN.
-    assert_eq!(pass_hat(10_000, 5_000, 5_000), Ok(0.0));
-    assert_eq!(pass_at(10_000, 5_000, 5_001), Ok(1.0));
+    assert_eq!(try_pass_hat(10_000, 5_000, 5_000), Ok(0.0));
+    assert_eq!(try_pass_at(10_000, 5_000, 5_001), Ok(1.0));
     // A tiny pass rate keeps its precision: 1 - (1 - 1/10000) = 1e-4 for k = 1 ... and k = 2:
     // 1 - C(9999,2)/C(10000,2) = 2/10000.
-    assert!(close(pass_at(10_000, 1, 2).unwrap(), 2e-4, 1e-12));
+    assert!(close(try_pass_at(10_000, 1, 2).unwrap(), 2e-4, 1e-12));
 }
 
 #[test]
 fn estimators_reject_impossible_counts() {
     assert_eq!(
-        pass_at(5, 6, 1),
+        try_pass_at(5, 6, 1),
         Err(ReliabilityError::PassesExceedRuns { runs: 5, passes: 6 })
     );
     assert_eq!(
-        pass_hat(5, 2, 0),
+        try_pass_hat(5, 2, 0),
         Err(ReliabilityError::InvalidK { runs: 5, k: 0 })
     );
     assert_eq!(
-        pass_hat(5, 2, 6),
+        try_pass_hat(5, 2, 6),
         Err(ReliabilityError::InvalidK { runs: 5, k: 6 })
     );
     assert_eq!(
-        pass_at(0, 0, 1),
+        try_pass_at(0, 0, 1),
         Err(ReliabilityError::InvalidK { runs: 0, k: 1 })
     );
     assert!(
-        pass_at(5, 2, 9)
+        try_pass_at(5, 2, 9)
             .unwrap_err()
             .to_string()
             .contains("k must be")
@@ -392,8 +392,8 @@ proptest! {
     fn pass_at_is_at_least_pass_hat(n in 1u64..3000, c_frac in 0.0f64..=1.0, k_frac in 0.0f64..=1.0) {
         let c = ((n as f64) * c_frac).round() as u64;
         let k = 1 + (((n - 1) as f64) * k_frac).round() as u64;
-        let at = pass_at(n, c, k).unwrap();
-        let hat = pass_hat(n, c, k).unwrap();
+        let at = try_pass_at(n, c, k).unwrap();
+        let hat = try_pass_hat(n, c, k).unwrap();
         prop_assert!((0.0..=1.0).contains(&at), "{at}");
         prop_assert!((0.0..=1.0).contains(&hat), "{hat}");
         prop_assert!(at >= hat, "pass@{k} {at} < pass^{k} {hat} (n={n}, c={c})");
@@ -434,11 +434,28 @@ proptest! {
     #[test]
     fn recommended_runs_meet_the_band(hw in 0.005f64..0.5, idx in 0usize..5) {
         let confidence = [0.80, 0.90, 0.95, 0.99, 0.999][idx];
-        let n = recommend_runs(hw, confidence).unwrap();
+        let n = try_recommend_runs(hw, confidence).unwrap();
         // N runs reach the half-width (within rounding); N - 1 runs do not.
-        prop_assert!(confidence_band(n, confidence).unwrap() <= hw * (1.0 + 1e-9));
+        prop_assert!(try_confidence_band(n, confidence).unwrap() <= hw * (1.0 + 1e-9));
         if n > 1 {
-            prop_assert!(confidence_band(n - 1, confidence).unwrap() > hw * (1.0 - 1e-9));
+            prop_assert!(try_confidence_band(n - 1, confidence).unwrap() > hw * (1.0 - 1e-9));
         }
     }
+}
+
+#[test]
+fn infallible_forms_keep_the_documented_signatures() {
+    // The names the design fixes: plain numbers, with saturating answers for impossible input.
+    let n: u64 = recommend_runs(0.05, 0.95);
+    assert_eq!(n, 385);
+    let band: f64 = confidence_band(100, 0.95);
+    assert!(close(band, 0.098, 1e-12));
+    assert_eq!(recommend_runs(-0.1, 0.95), u64::MAX);
+    assert_eq!(recommend_runs(0.05, 1.0), u64::MAX);
+    assert_eq!(confidence_band(0, 0.95), f64::INFINITY);
+    assert!(confidence_band(10, 0.0).is_nan());
+    assert!(close(pass_at(10, 3, 2), 24.0 / 45.0, 1e-12));
+    assert!(close(pass_hat(10, 3, 2), 3.0 / 45.0, 1e-12));
+    assert!(pass_hat(2, 3, 1).is_nan());
+    assert!(pass_at(5, 2, 0).is_nan());
 }

@@ -43,20 +43,21 @@
 //! as products of ratios (no factorials, no overflow).
 //!
 //! Invalid input (a non-positive or NaN half-width, a confidence outside (0, 1), zero runs,
-//! more passes than runs, `k` outside `1..=n`) is a [`ReliabilityError`], never a panic.
+//! more passes than runs, `k` outside `1..=n`) never panics: the plain functions saturate
+//! (`u64::MAX` runs, an infinite band, NaN), and each has a `try_` form that returns a
+//! [`ReliabilityError`] saying what is wrong.
 //!
 //! ```
 //! use mcptest_core::eval::{confidence_band, recommend_runs, summarize};
 //!
-//! assert_eq!(recommend_runs(0.05, 0.95)?, 385);
-//! assert!((confidence_band(100, 0.95)? - 0.098).abs() < 1e-12);
+//! assert_eq!(recommend_runs(0.05, 0.95), 385);
+//! assert!((confidence_band(100, 0.95) - 0.098).abs() < 1e-12);
 //!
 //! let summary = summarize(&[true, true, true, false]);
 //! assert_eq!(summary.decay_curve, vec![100, 100, 100, 31]);
 //! assert_eq!((summary.pass_at_k, summary.passhat_k), (100, 31));
 //! assert_eq!(summary.graceful_degradation, 60);
 //! assert_eq!(summary.variance_amplification, 86); // popstd sqrt(3/16) = 0.433
-//! # Ok::<(), mcptest_core::eval::ReliabilityError>(())
 //! ```
 
 use serde::{Deserialize, Serialize};
@@ -157,7 +158,22 @@ pub fn z_score(confidence: f64) -> Result<f64, ReliabilityError> {
 ///
 /// A product that lands within rounding noise of an integer counts as that integer, so
 /// `recommend_runs(0.098, 0.95)` is 100, not 101.
-pub fn recommend_runs(half_width: f64, confidence: f64) -> Result<u64, ReliabilityError> {
+///
+/// Input no run count can satisfy (a half-width that is not a positive finite number, a
+/// confidence outside (0, 1), or more than 2^53 runs) gives `u64::MAX`; use
+/// [`try_recommend_runs`] to learn why.
+///
+/// ```
+/// use mcptest_core::eval::recommend_runs;
+/// assert_eq!(recommend_runs(0.05, 0.95), 385);
+/// assert_eq!(recommend_runs(0.0, 0.95), u64::MAX);
+/// ```
+pub fn recommend_runs(half_width: f64, confidence: f64) -> u64 {
+    try_recommend_runs(half_width, confidence).unwrap_or(u64::MAX)
+}
+
+/// [`recommend_runs`], with an error saying which input no run count can satisfy.
+pub fn try_recommend_runs(half_width: f64, confidence: f64) -> Result<u64, ReliabilityError> {
     if !(half_width > 0.0 && half_width.is_finite()) {
         return Err(ReliabilityError::InvalidHalfWidth(half_width));
     }
@@ -179,7 +195,25 @@ pub fn recommend_runs(half_width: f64, confidence: f64) -> Result<u64, Reliabili
 
 /// The worst-case (p = 0.5) half-width of the pass-rate interval after `runs` runs at
 /// `confidence`: `z * sqrt(0.25 / runs)`.
-pub fn confidence_band(runs: u64, confidence: f64) -> Result<f64, ReliabilityError> {
+///
+/// Zero runs give `f64::INFINITY` (no evidence bounds nothing); a confidence outside (0, 1)
+/// gives NaN. [`try_confidence_band`] reports both as errors.
+///
+/// ```
+/// use mcptest_core::eval::confidence_band;
+/// assert!((confidence_band(100, 0.95) - 0.098).abs() < 1e-12);
+/// assert_eq!(confidence_band(0, 0.95), f64::INFINITY);
+/// ```
+pub fn confidence_band(runs: u64, confidence: f64) -> f64 {
+    match try_confidence_band(runs, confidence) {
+        Ok(band) => band,
+        Err(ReliabilityError::NoRuns) => f64::INFINITY,
+        Err(_) => f64::NAN,
+    }
+}
+
+/// [`confidence_band`], with an error for zero runs or a confidence outside (0, 1).
+pub fn try_confidence_band(runs: u64, confidence: f64) -> Result<f64, ReliabilityError> {
     if runs == 0 {
         return Err(ReliabilityError::NoRuns);
     }
@@ -306,17 +340,23 @@ fn floor_percent(part: u128, whole: u128) -> u32 {
 ///
 /// Computed as `1 - Π_{i<k} (1 - c / (n - i))` in log space (`ln_1p`, `exp_m1`), so it is
 /// accurate for small rates and never overflows (n in the millions is fine). Never reported
-/// below [`pass_hat`] of the same arguments. Errors when `c > n` or `k` is outside `1..=n`.
+/// below [`pass_hat`] of the same arguments. NaN when `c > n` or `k` is outside `1..=n`
+/// ([`try_pass_at`] says which).
 ///
 /// ```
 /// use mcptest_core::eval::{pass_at, pass_hat};
 /// // 10 runs, 3 passes, k = 2: 1 - C(7,2)/C(10,2) = 1 - 21/45, and C(3,2)/C(10,2) = 3/45.
-/// assert!((pass_at(10, 3, 2)? - 24.0 / 45.0).abs() < 1e-12);
-/// assert!((pass_hat(10, 3, 2)? - 3.0 / 45.0).abs() < 1e-12);
-/// # Ok::<(), mcptest_core::eval::ReliabilityError>(())
+/// assert!((pass_at(10, 3, 2) - 24.0 / 45.0).abs() < 1e-12);
+/// assert!((pass_hat(10, 3, 2) - 3.0 / 45.0).abs() < 1e-12);
+/// assert!(pass_at(3, 4, 1).is_nan());
 /// ```
-pub fn pass_at(n: u64, c: u64, k: u64) -> Result<f64, ReliabilityError> {
-    let hat = pass_hat(n, c, k)?;
+pub fn pass_at(n: u64, c: u64, k: u64) -> f64 {
+    try_pass_at(n, c, k).unwrap_or(f64::NAN)
+}
+
+/// [`pass_at`], with an error when `c > n` or `k` is outside `1..=n`.
+pub fn try_pass_at(n: u64, c: u64, k: u64) -> Result<f64, ReliabilityError> {
+    let hat = try_pass_hat(n, c, k)?;
     let at = if k == 1 {
         c as f64 / n as f64
     } else if n - c < k {
@@ -333,8 +373,13 @@ pub fn pass_at(n: u64, c: u64, k: u64) -> Result<f64, ReliabilityError> {
 /// The unbiased pass^k estimator: the chance that all of `k` runs drawn without replacement
 /// from `n` runs with `c` passes passed, `C(c, k) / C(n, k) = Π_{i<k} (c - i) / (n - i)`.
 ///
-/// Errors when `c > n` or `k` is outside `1..=n`.
-pub fn pass_hat(n: u64, c: u64, k: u64) -> Result<f64, ReliabilityError> {
+/// NaN when `c > n` or `k` is outside `1..=n` ([`try_pass_hat`] says which).
+pub fn pass_hat(n: u64, c: u64, k: u64) -> f64 {
+    try_pass_hat(n, c, k).unwrap_or(f64::NAN)
+}
+
+/// [`pass_hat`], with an error when `c > n` or `k` is outside `1..=n`.
+pub fn try_pass_hat(n: u64, c: u64, k: u64) -> Result<f64, ReliabilityError> {
     check_counts(n, c, k)?;
     if c < k {
         return Ok(0.0);
