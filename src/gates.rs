@@ -57,7 +57,7 @@ pub struct Trajectory(ExpectedTrace);
 impl Trajectory {
     /// A plan in `mode`.
     pub fn new(mode: MatchMode, calls: impl IntoIterator<Item = Call>) -> Self {
-        Trajectory(ExpectedTrace::new(mode, calls.into_iter().collect()))
+        Trajectory(ExpectedTrace::new(mode, calls))
     }
     /// The same calls, one for one, in order; a trailing extra call fails.
     pub fn strict(calls: impl IntoIterator<Item = Call>) -> Self {

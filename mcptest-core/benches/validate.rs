@@ -57,7 +57,7 @@ fn envelope(n: usize) -> Value {
 
 /// A reference as long as the trace with mixed argument shapes.
 fn reference(calls: &[ToolCall], mode: MatchMode) -> ExpectedTrace {
-    let refs = calls
+    let refs: Vec<ExpectedCall> = calls
         .iter()
         .enumerate()
         .map(|(i, c)| {

@@ -67,6 +67,16 @@ fn doc_example_weather_subsequence_subset_city() {
 }
 
 #[test]
+fn constructors_take_vecs_arrays_and_iterators() {
+    let from_vec = ExpectedTrace::strict(vec![ExpectedCall::by_name("a")]);
+    let from_array = ExpectedTrace::strict([ExpectedCall::by_name("a")]);
+    let from_iter = ExpectedTrace::strict(["a"].into_iter().map(ExpectedCall::by_name));
+    assert_eq!(from_vec, from_array);
+    assert_eq!(from_vec, from_iter);
+    assert_eq!(ExpectedTrace::exact_sequence([]), ExpectedTrace::strict(vec![]));
+}
+
+#[test]
 fn wrong_name_reports_a_diff_on_the_name_pointer() {
     let v = run(
         &names(&["search"]),

@@ -224,32 +224,35 @@ pub struct ExpectedTrace {
 }
 
 impl ExpectedTrace {
-    /// An expectation in `mode`.
-    pub fn new(mode: MatchMode, calls: Vec<ExpectedCall>) -> Self {
-        ExpectedTrace { mode, calls }
+    /// An expectation in `mode` (any list of calls: a `Vec`, an array, an iterator).
+    pub fn new(mode: MatchMode, calls: impl IntoIterator<Item = ExpectedCall>) -> Self {
+        ExpectedTrace {
+            mode,
+            calls: calls.into_iter().collect(),
+        }
     }
     /// `strict`: one-for-one, in order.
-    pub fn strict(calls: Vec<ExpectedCall>) -> Self {
+    pub fn strict(calls: impl IntoIterator<Item = ExpectedCall>) -> Self {
         Self::new(MatchMode::Strict, calls)
     }
     /// `exact_sequence`: the original name of `strict`.
-    pub fn exact_sequence(calls: Vec<ExpectedCall>) -> Self {
+    pub fn exact_sequence(calls: impl IntoIterator<Item = ExpectedCall>) -> Self {
         Self::new(MatchMode::Strict, calls)
     }
     /// `subsequence`: in order, interleaving allowed.
-    pub fn subsequence(calls: Vec<ExpectedCall>) -> Self {
+    pub fn subsequence(calls: impl IntoIterator<Item = ExpectedCall>) -> Self {
         Self::new(MatchMode::Subsequence, calls)
     }
     /// `unordered`: any order, extras allowed.
-    pub fn unordered(calls: Vec<ExpectedCall>) -> Self {
+    pub fn unordered(calls: impl IntoIterator<Item = ExpectedCall>) -> Self {
         Self::new(MatchMode::Unordered, calls)
     }
     /// `superset`: the reference is a lower bound.
-    pub fn superset(calls: Vec<ExpectedCall>) -> Self {
+    pub fn superset(calls: impl IntoIterator<Item = ExpectedCall>) -> Self {
         Self::new(MatchMode::Superset, calls)
     }
     /// `subset`: no call beyond the reference.
-    pub fn subset(calls: Vec<ExpectedCall>) -> Self {
+    pub fn subset(calls: impl IntoIterator<Item = ExpectedCall>) -> Self {
         Self::new(MatchMode::Subset, calls)
     }
 }
