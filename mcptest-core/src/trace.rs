@@ -241,7 +241,7 @@ impl ConversationTrace {
     /// Reads an envelope. Unknown fields are kept; a wrong type at a known field is an error
     /// naming its JSON path.
     pub fn from_envelope(v: &Value) -> Result<Self, DecodeError> {
-        decode_trace(v, &mut Path::root())
+        decode_trace(v.clone(), &mut Path::root())
     }
 
     /// Writes the envelope JSON (the inverse of [`from_envelope`](Self::from_envelope)).
@@ -402,7 +402,7 @@ impl Cassette {
             column: e.column().max(1),
             kind: CassetteErrorKind::Syntax(strip_position(&e.to_string())),
         })?;
-        Self::from_value(&value).map_err(|e| {
+        Self::from_owned_value(value).map_err(|e| {
             let (line, column) = crate::json_locate::locate(text, &e.path.segments);
             CassetteError {
                 file: name.to_string(),
@@ -416,37 +416,45 @@ impl Cassette {
 
     /// Reads a parsed cassette value (any of the three root shapes).
     pub fn from_value(v: &Value) -> Result<Self, DecodeError> {
+        Self::from_owned_value(v.clone())
+    }
+
+    /// [`from_value`](Self::from_value) without a copy: the values move into the model.
+    pub fn from_owned_value(v: Value) -> Result<Self, DecodeError> {
         let mut path = Path::root();
-        let obj = expect_object(v, &path)?;
-        if obj.contains_key("mcptest_cassette") {
-            let version = path.with("mcptest_cassette", |p| {
-                let v = &obj["mcptest_cassette"];
-                v.as_u64()
-                    .ok_or_else(|| p.error("a format version number (1)", v))
-            })?;
+        let is_cassette = v.get("mcptest_cassette").is_some();
+        let is_run = v.get("trace").is_some();
+        if is_cassette {
+            let mut obj = into_object(v, &path)?;
+            let version = take_required(
+                &mut obj,
+                "mcptest_cassette",
+                "the format version",
+                &mut path,
+                |v, p| {
+                    v.as_u64()
+                        .ok_or_else(|| p.error("a format version number (1)", &v))
+                },
+            )?;
             if version != CASSETTE_VERSION {
                 return Err(path.error_msg(format!(
                     "unsupported cassette version {version}; this mcptest reads version {CASSETTE_VERSION}"
                 )));
             }
-            let runs_v = obj
-                .get("runs")
-                .ok_or_else(|| path.error_msg("missing field `runs` (an array of runs)".into()))?;
-            let runs = path.with("runs", |p| {
-                let arr = expect_array(runs_v, p)?;
-                arr.iter()
+            let runs = take_required(&mut obj, "runs", "an array of runs", &mut path, |v, p| {
+                into_array(v, p)?
+                    .into_iter()
                     .enumerate()
                     .map(|(i, r)| p.with_index(i, |p| decode_run(r, p)))
                     .collect::<Result<Vec<_>, _>>()
             })?;
-            let extra = rest(obj, &["mcptest_cassette", "runs"]);
             Ok(Cassette {
                 version,
                 runs,
                 shape: CassetteShape::Cassette,
-                extra,
+                extra: obj,
             })
-        } else if obj.contains_key("trace") {
+        } else if is_run {
             Ok(Cassette {
                 shape: CassetteShape::SingleRun,
                 ..Cassette::new(vec![decode_run(v, &mut path)?])
@@ -497,7 +505,7 @@ pub fn tool_calls_from_envelope(v: &Value) -> Vec<ToolCall> {
     items
         .iter()
         .enumerate()
-        .filter_map(|(i, c)| path.with_index(i, |p| decode_call(c, p)).ok())
+        .filter_map(|(i, c)| path.with_index(i, |p| decode_call(c.clone(), p)).ok())
         .collect()
 }
 
@@ -681,52 +689,68 @@ fn describe(v: &Value) -> String {
     }
 }
 
-fn expect_object<'a>(v: &'a Value, p: &Path) -> Result<&'a Map<String, Value>, DecodeError> {
-    v.as_object().ok_or_else(|| p.error("an object", v))
+fn into_object(v: Value, p: &Path) -> Result<Map<String, Value>, DecodeError> {
+    match v {
+        Value::Object(m) => Ok(m),
+        other => Err(p.error("an object", &other)),
+    }
 }
 
-fn expect_array<'a>(v: &'a Value, p: &Path) -> Result<&'a Vec<Value>, DecodeError> {
-    v.as_array().ok_or_else(|| p.error("an array", v))
+fn into_array(v: Value, p: &Path) -> Result<Vec<Value>, DecodeError> {
+    match v {
+        Value::Array(a) => Ok(a),
+        other => Err(p.error("an array", &other)),
+    }
 }
 
-/// Reads an optional field with `f`, treating `null` as absent.
-fn field<T>(
-    obj: &Map<String, Value>,
+/// Takes an optional field out of `obj` and reads it with `f`, treating `null` as absent.
+/// Decoding moves values out of the parsed document instead of copying them; what is left in
+/// `obj` at the end is the unknown fields, in their original order.
+fn take<T>(
+    obj: &mut Map<String, Value>,
     key: &str,
     p: &mut Path,
-    f: impl FnOnce(&Value, &mut Path) -> Result<T, DecodeError>,
+    f: impl FnOnce(Value, &mut Path) -> Result<T, DecodeError>,
 ) -> Result<Option<T>, DecodeError> {
-    match obj.get(key) {
+    match obj.shift_remove(key) {
         None | Some(Value::Null) => Ok(None),
         Some(v) => p.with(key, |p| f(v, p)).map(Some),
     }
 }
 
-fn string(v: &Value, p: &mut Path) -> Result<String, DecodeError> {
-    v.as_str()
-        .map(str::to_string)
-        .ok_or_else(|| p.error("a string", v))
+/// Takes a required field, or says it is missing (`what` describes it).
+fn take_required<T>(
+    obj: &mut Map<String, Value>,
+    key: &str,
+    what: &str,
+    p: &mut Path,
+    f: impl FnOnce(Value, &mut Path) -> Result<T, DecodeError>,
+) -> Result<T, DecodeError> {
+    match obj.shift_remove(key) {
+        Some(v) => p.with(key, |p| f(v, p)),
+        None => Err(p.error_msg(format!("missing field `{key}` ({what})"))),
+    }
 }
 
-fn millis(v: &Value, p: &mut Path) -> Result<u64, DecodeError> {
+fn string(v: Value, p: &mut Path) -> Result<String, DecodeError> {
+    match v {
+        Value::String(s) => Ok(s),
+        other => Err(p.error("a string", &other)),
+    }
+}
+
+fn millis(v: Value, p: &mut Path) -> Result<u64, DecodeError> {
     if let Some(n) = v.as_u64() {
         return Ok(n);
     }
     match v.as_f64() {
         Some(f) if f >= 0.0 && f.fract() == 0.0 && f < u64::MAX as f64 => Ok(f as u64),
-        _ => Err(p.error("a non-negative whole number of milliseconds", v)),
+        _ => Err(p.error("a non-negative whole number of milliseconds", &v)),
     }
 }
 
-fn boolean(v: &Value, p: &mut Path) -> Result<bool, DecodeError> {
-    v.as_bool().ok_or_else(|| p.error("true or false", v))
-}
-
-fn rest(obj: &Map<String, Value>, known: &[&str]) -> Map<String, Value> {
-    obj.iter()
-        .filter(|(k, _)| !known.contains(&k.as_str()))
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect()
+fn boolean(v: Value, p: &mut Path) -> Result<bool, DecodeError> {
+    v.as_bool().ok_or_else(|| p.error("true or false", &v))
 }
 
 fn extend_missing(m: &mut Map<String, Value>, extra: &Map<String, Value>) {
@@ -738,14 +762,14 @@ fn extend_missing(m: &mut Map<String, Value>, extra: &Map<String, Value>) {
 }
 
 fn list<T>(
-    obj: &Map<String, Value>,
+    obj: &mut Map<String, Value>,
     key: &str,
     p: &mut Path,
-    f: impl Fn(&Value, &mut Path) -> Result<T, DecodeError>,
+    f: impl Fn(Value, &mut Path) -> Result<T, DecodeError>,
 ) -> Result<Vec<T>, DecodeError> {
-    Ok(field(obj, key, p, |v, p| {
-        expect_array(v, p)?
-            .iter()
+    Ok(take(obj, key, p, |v, p| {
+        into_array(v, p)?
+            .into_iter()
             .enumerate()
             .map(|(i, item)| p.with_index(i, |p| f(item, p)))
             .collect::<Result<Vec<T>, _>>()
@@ -753,13 +777,10 @@ fn list<T>(
     .unwrap_or_default())
 }
 
-fn decode_call(v: &Value, p: &mut Path) -> Result<ToolCall, DecodeError> {
-    let obj = expect_object(v, p)?;
-    let raw_name = match obj.get("name") {
-        Some(n) => p.with("name", |p| string(n, p))?,
-        None => return Err(p.error_msg("missing field `name` (the tool's name)".into())),
-    };
-    let mut server = field(obj, "server", p, string)?;
+fn decode_call(v: Value, p: &mut Path) -> Result<ToolCall, DecodeError> {
+    let mut obj = into_object(v, p)?;
+    let raw_name = take_required(&mut obj, "name", "the tool's name", p, string)?;
+    let mut server = take(&mut obj, "server", p, string)?;
     let name = match split_wire_name(&raw_name) {
         (Some(prefix), tool) if server.is_none() || server.as_deref() == Some(prefix) => {
             server = Some(prefix.to_string());
@@ -767,128 +788,104 @@ fn decode_call(v: &Value, p: &mut Path) -> Result<ToolCall, DecodeError> {
         }
         _ => raw_name,
     };
-    let caller = match obj.get("caller") {
+    let args = obj.shift_remove("args");
+    let caller = match obj.shift_remove("caller") {
         None | Some(Value::Null) => None,
         Some(c) if c.get("type").and_then(Value::as_str) == Some("direct") => None,
-        Some(c @ Value::Object(_)) => Some(c.clone()),
-        Some(c) => return p.with("caller", |p| Err(p.error("an object", c))),
+        Some(c @ Value::Object(_)) => Some(c),
+        Some(c) => return p.with("caller", |p| Err(p.error("an object", &c))),
     };
     Ok(ToolCall {
         name,
         server,
-        args: obj.get("args").cloned(),
+        args,
         caller,
-        started_ms: field(obj, "started_ms", p, millis)?,
-        ended_ms: field(obj, "ended_ms", p, millis)?,
-        extra: rest(
-            obj,
-            &["name", "server", "args", "caller", "started_ms", "ended_ms"],
-        ),
+        started_ms: take(&mut obj, "started_ms", p, millis)?,
+        ended_ms: take(&mut obj, "ended_ms", p, millis)?,
+        extra: obj,
     })
 }
 
-fn decode_result(v: &Value, p: &mut Path) -> Result<ToolResult, DecodeError> {
-    let obj = expect_object(v, p)?;
-    let is_error = match (obj.get("is_error"), obj.get("isError")) {
-        (Some(_), _) => field(obj, "is_error", p, boolean)?,
-        (None, Some(_)) => field(obj, "isError", p, boolean)?,
-        (None, None) => None,
-    };
-    let structured_key = if obj.contains_key("structured_content") {
-        "structured_content"
+fn decode_result(v: Value, p: &mut Path) -> Result<ToolResult, DecodeError> {
+    let mut obj = into_object(v, p)?;
+    // `is_error` wins over MCP's `isError` when both are present.
+    let is_error = if obj.contains_key("is_error") {
+        obj.shift_remove("isError");
+        take(&mut obj, "is_error", p, boolean)?
     } else {
-        "structuredContent"
+        take(&mut obj, "isError", p, boolean)?
     };
-    let status = field(obj, "status", p, |v, p| {
+    let snake = obj.shift_remove("structured_content");
+    let camel = obj.shift_remove("structuredContent");
+    let structured_content = match snake {
+        Some(v) => Some(v),
+        None => camel,
+    }
+    .filter(|v| !v.is_null());
+    let status = take(&mut obj, "status", p, |v, p| {
         v.as_u64()
             .and_then(|n| u16::try_from(n).ok())
-            .ok_or_else(|| p.error("a status code (0..=65535)", v))
+            .ok_or_else(|| p.error("a status code (0..=65535)", &v))
     })?;
     Ok(ToolResult {
         is_error: is_error.unwrap_or(false),
-        content: obj.get("content").cloned(),
-        structured_content: obj.get(structured_key).filter(|v| !v.is_null()).cloned(),
-        timed_out: field(obj, "timed_out", p, boolean)?.unwrap_or(false),
+        content: obj.shift_remove("content"),
+        structured_content,
+        timed_out: take(&mut obj, "timed_out", p, boolean)?.unwrap_or(false),
         status,
-        extra: rest(
-            obj,
-            &[
-                "is_error",
-                "isError",
-                "content",
-                "structured_content",
-                "structuredContent",
-                "timed_out",
-                "status",
-            ],
-        ),
+        extra: obj,
     })
 }
 
-fn decode_turn(v: &Value, p: &mut Path) -> Result<Turn, DecodeError> {
-    let obj = expect_object(v, p)?;
-    let role = match obj.get("role") {
-        Some(r) => p.with("role", |p| string(r, p))?,
-        None => return Err(p.error_msg("missing field `role` (user or assistant)".into())),
-    };
-    let content = obj.get("content").cloned().unwrap_or(Value::Null);
+fn decode_turn(v: Value, p: &mut Path) -> Result<Turn, DecodeError> {
+    let mut obj = into_object(v, p)?;
+    let role = take_required(&mut obj, "role", "user or assistant", p, string)?;
+    let content = obj.shift_remove("content").unwrap_or(Value::Null);
     Ok(Turn {
         role,
         content,
-        extra: rest(obj, &["role", "content"]),
+        extra: obj,
     })
 }
 
-fn decode_conversation(v: &Value, p: &mut Path) -> Result<Conversation, DecodeError> {
-    let obj = expect_object(v, p)?;
-    let tokens = field(obj, "tokens", p, |v, p| {
-        let t = expect_object(v, p)?;
+fn decode_conversation(v: Value, p: &mut Path) -> Result<Conversation, DecodeError> {
+    let mut obj = into_object(v, p)?;
+    let tokens = take(&mut obj, "tokens", p, |v, p| {
+        let mut t = into_object(v, p)?;
         Ok(Tokens {
-            total: field(t, "total", p, |v, p| {
+            total: take(&mut t, "total", p, |v, p| {
                 v.as_u64()
-                    .ok_or_else(|| p.error("a non-negative token count", v))
+                    .ok_or_else(|| p.error("a non-negative token count", &v))
             })?,
-            extra: rest(t, &["total"]),
+            extra: t,
         })
     })?
     .unwrap_or_default();
     Ok(Conversation {
         tokens,
-        turns: list(obj, "turns", p, decode_turn)?,
-        extra: rest(obj, &["tokens", "turns"]),
+        turns: list(&mut obj, "turns", p, decode_turn)?,
+        extra: obj,
     })
 }
 
-fn decode_trace(v: &Value, p: &mut Path) -> Result<ConversationTrace, DecodeError> {
-    let obj = expect_object(v, p)?;
+fn decode_trace(v: Value, p: &mut Path) -> Result<ConversationTrace, DecodeError> {
+    let mut obj = into_object(v, p)?;
     Ok(ConversationTrace {
-        tool_calls: list(obj, "tool_calls", p, decode_call)?,
-        tool_results: list(obj, "tool_results", p, decode_result)?,
-        conversation: field(obj, "conversation", p, decode_conversation)?.unwrap_or_default(),
-        final_response: field(obj, "final_response", p, string)?,
-        extra: rest(
-            obj,
-            &[
-                "tool_calls",
-                "tool_results",
-                "conversation",
-                "final_response",
-            ],
-        ),
+        tool_calls: list(&mut obj, "tool_calls", p, decode_call)?,
+        tool_results: list(&mut obj, "tool_results", p, decode_result)?,
+        conversation: take(&mut obj, "conversation", p, decode_conversation)?.unwrap_or_default(),
+        final_response: take(&mut obj, "final_response", p, string)?,
+        extra: obj,
     })
 }
 
-fn decode_run(v: &Value, p: &mut Path) -> Result<Run, DecodeError> {
-    let obj = expect_object(v, p)?;
-    let trace = match obj.get("trace") {
-        Some(t) => p.with("trace", |p| decode_trace(t, p))?,
-        None => return Err(p.error_msg("missing field `trace` (the run's envelope)".into())),
-    };
+fn decode_run(v: Value, p: &mut Path) -> Result<Run, DecodeError> {
+    let mut obj = into_object(v, p)?;
+    let trace = take_required(&mut obj, "trace", "the run's envelope", p, decode_trace)?;
     Ok(Run {
         trace,
-        exchanges: field(obj, "exchanges", p, |v, p| expect_array(v, p).cloned())?
-            .unwrap_or_default(),
-        meta: field(obj, "meta", p, |v, p| expect_object(v, p).cloned())?.unwrap_or_default(),
-        extra: rest(obj, &["trace", "exchanges", "meta"]),
+        exchanges: take(&mut obj, "exchanges", p, |v, p| into_array(v, p))?.unwrap_or_default(),
+        meta: take(&mut obj, "meta", p, |v, p| into_object(v, p))?.unwrap_or_default(),
+        extra: obj,
     })
 }
