@@ -73,7 +73,10 @@ fn constructors_take_vecs_arrays_and_iterators() {
     let from_iter = ExpectedTrace::strict(["a"].into_iter().map(ExpectedCall::by_name));
     assert_eq!(from_vec, from_array);
     assert_eq!(from_vec, from_iter);
-    assert_eq!(ExpectedTrace::exact_sequence([]), ExpectedTrace::strict(vec![]));
+    assert_eq!(
+        ExpectedTrace::exact_sequence([]),
+        ExpectedTrace::strict(vec![])
+    );
 }
 
 #[test]
