@@ -2,7 +2,6 @@
 
 use mcptest_core::eval::{ExpectedCall, ExpectedTrace, GoldenPath, RecoveryBudget, TrajectoryAxes};
 use mcptest_core::gate::{evaluate_reliability, evaluate_run, evaluate_stability};
-use mcptest_core::matchers::Matcher;
 use mcptest_core::select::Target;
 use mcptest_core::spec::{
     AgentSpec, Expectation, Fault, FaultKind, FaultTarget, NarrativeGate, ReliabilityGate,
@@ -365,6 +364,4 @@ gates:
   PASS expect: tool_calls[0].args.q {"regex":"^rust"}
 "#;
     assert_eq!(text, expected);
-    let m: Matcher = Matcher::exact(json!(1));
-    assert_eq!(m.key(), "exact");
 }

@@ -64,15 +64,21 @@ pub(crate) fn run(work: &Work, snapshots: &Snapshots) -> Result<(), String> {
 
 /// The parsed cassette, refused when it is stale: the agent's prompt, model or servers no
 /// longer give the first request it recorded (agents declared without a prompt are not checked).
+/// The file is parsed once per process and checked once per agent.
 fn load(cassette: &AgentCassette) -> Result<Arc<Cassette>, String> {
     let loaded = cassette.file.load()?;
-    check_cassette(&cassette.agent, &loaded).map_err(|stale| {
-        format!(
-            "{}: cassette is stale: {stale}; re-record it with `mcptest run --record --config \
-             <suite> --filter \"{}\"` instead of grading old behaviour",
-            cassette.file.display, cassette.agent.name
-        )
-    })?;
+    cassette
+        .fresh
+        .get_or_init(|| {
+            check_cassette(&cassette.agent, &loaded).map_err(|stale| {
+                format!(
+                    "{}: cassette is stale: {stale}; re-record it with `mcptest run --record \
+                     --config <suite> --filter \"{}\"` instead of grading old behaviour",
+                    cassette.file.display, cassette.agent.name
+                )
+            })
+        })
+        .clone()?;
     Ok(loaded)
 }
 

@@ -80,6 +80,9 @@ pub(crate) struct AgentCassette {
     /// `<agent>::<stem>`.
     pub prefix: String,
     pub reports: Vec<OnceLock<mcptest_core::gate::CellReport>>,
+    /// Whether the cassette is still what this agent would record (checked once, shared by
+    /// the agent's cells over this file).
+    pub fresh: OnceLock<Result<(), String>>,
 }
 
 impl AgentCassette {
@@ -247,6 +250,7 @@ fn agent_cells(
                 stem,
                 prefix: prefix.clone(),
                 reports: (0..runs).map(|_| OnceLock::new()).collect(),
+                fresh: OnceLock::new(),
             });
             for index in 0..runs {
                 cells.push(Cell {
