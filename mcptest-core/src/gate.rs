@@ -35,7 +35,7 @@
 //! ```
 
 use crate::eval::{
-    Divergence, check_narrative, find_faulted_call, recovery_marks_from_trace, score_golden_path,
+    Divergence, ToolHints, check_narrative_with, find_faulted_call, recovery_marks_from_trace, score_golden_path,
     score_recovery, score_trajectory_axes, summarize, trace_stability, trace_stability_across,
     validate_trace,
 };
@@ -272,7 +272,8 @@ pub fn evaluate_run(spec: &AgentSpec, cell: &str, run: &Run) -> CellReport {
         }
     }
     if let Some(n) = &spec.narrative {
-        let r = check_narrative(&trace.final_text(), calls, &n.config());
+        let hints = ToolHints::from_run(run);
+        let r = check_narrative_with(&trace.final_text(), calls, &n.config(), &hints);
         let view = json!({"narrative": {
             "divergence_score": r.divergence_score, "claimed_but_absent": r.claimed_but_absent,
             "present_but_unclaimed": r.present_but_unclaimed, "arg_mismatch": r.arg_mismatch,

@@ -117,16 +117,19 @@
 //! assert_eq!(report.divergence_score, 0.6);    // 3 items / (3 calls + 2 claims)
 //! ```
 
+mod evidence;
 mod fasthash;
+mod grammar;
 mod lexicon;
 mod tokenize;
 
-use crate::trace::{ToolCall, split_wire_name};
+pub use evidence::ToolHint;
+
+use crate::trace::{Run, ToolCall, split_wire_name};
+use evidence::{CallEvidence, NameFacts};
 use fasthash::{HashMap, HashSet};
-use lexicon::{
-    is_base_mutating_verb, is_conjunction, is_determiner, is_numeral, is_object_pronoun,
-    is_stopword, mutating_base, normalize,
-};
+use grammar::{RawClaim, WordInfo};
+use lexicon::{is_numeral, is_stopword, normalize, verb_class, verb_form};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
@@ -344,65 +347,189 @@ pub fn tool_name_tokens(name: &str) -> Vec<String> {
 }
 
 /// True when `call` counts as a write under `cfg`: `readonly_tools` names it (never), else
-/// `mutating_tools` names it (always), else its name has one of the 22 base verbs as a token.
+/// `mutating_tools` names it (always), else its name says so: one of the 22 base verbs as a
+/// word, a state-changing verb leading the name (`book_reservation`, `transfer_to_agent`), or a
+/// generic executor (`execute_sql`). [`check_narrative_with`] also reads the server's
+/// annotations before the name.
 ///
 /// ```
 /// use mcptest_core::eval::{tool_is_mutating, NarrativeConfig};
 /// use mcptest_core::trace::ToolCall;
 /// let cfg = NarrativeConfig::default().mutating_tools(["run_job"]);
 /// assert!(tool_is_mutating(&ToolCall::new("update_issue"), &cfg));
+/// assert!(tool_is_mutating(&ToolCall::new("book_reservation"), &cfg));
 /// assert!(!tool_is_mutating(&ToolCall::new("get_updates"), &cfg));
+/// assert!(!tool_is_mutating(&ToolCall::new("get_order_details"), &cfg));
 /// assert!(tool_is_mutating(&ToolCall::new("run_job"), &cfg));
 /// ```
 pub fn tool_is_mutating(call: &ToolCall, cfg: &NarrativeConfig) -> bool {
     let overrides = Overrides::new(cfg);
-    overrides.mutating(call, name_has_base_verb(&call.name))
+    let mut vocab = Vocab::default();
+    let facts = NameFacts::new(&call.name, &mut vocab);
+    overrides.mutating(call, None, facts.writes)
+}
+
+/// What the servers of a run said about their tools: the MCP annotations (`readOnlyHint`,
+/// `destructiveHint`) of the tool lists a cassette recorded. Empty when the cassette recorded
+/// none; then the name rule decides.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ToolHints {
+    by_tool: HashMap<(Option<String>, String), ToolHint>,
+}
+
+impl ToolHints {
+    /// No hints.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Records the hint of `server`'s tool `name` (`None`: any server).
+    pub fn insert(&mut self, server: Option<&str>, name: &str, hint: ToolHint) {
+        self.by_tool
+            .insert((server.map(str::to_string), name.to_string()), hint);
+    }
+
+    /// The hints of a recorded run: every `tools/list` entry of its `mcp_exchanges`, each tool
+    /// as `{"name": ..., "annotations": {"readOnlyHint": ..., "destructiveHint": ...}}` (a tool
+    /// recorded as a plain name carries no hint).
+    pub fn from_run(run: &Run) -> Self {
+        let mut hints = ToolHints::new();
+        let Some(Value::Array(exchanges)) = run.extra.get("mcp_exchanges") else {
+            return hints;
+        };
+        for x in exchanges {
+            if x.get("method").and_then(Value::as_str) != Some("tools/list") {
+                continue;
+            }
+            let server = x.get("server").and_then(Value::as_str);
+            let Some(Value::Array(tools)) = x.get("tools") else {
+                continue;
+            };
+            for t in tools {
+                let (Some(name), Some(a)) = (
+                    t.get("name").and_then(Value::as_str),
+                    t.get("annotations").filter(|a| a.is_object()),
+                ) else {
+                    continue;
+                };
+                let hint = ToolHint {
+                    read_only: a.get("readOnlyHint").and_then(Value::as_bool),
+                    destructive: a.get("destructiveHint").and_then(Value::as_bool),
+                };
+                if hint != ToolHint::default() {
+                    hints.insert(server, name, hint);
+                }
+            }
+        }
+        hints
+    }
+
+    /// The hint for a call: its server's tool first, then the tool on any server.
+    pub fn get(&self, call: &ToolCall) -> Option<ToolHint> {
+        if self.by_tool.is_empty() {
+            return None;
+        }
+        let (wire_server, tool) = split_wire_name(&call.name);
+        let server = call.server.as_deref().or(wire_server);
+        server
+            .and_then(|s| self.by_tool.get(&(Some(s.to_string()), tool.to_string())))
+            .or_else(|| {
+                // A tool a recorded list names under any server.
+                self.by_tool
+                    .iter()
+                    .find(|((_, n), _)| n == tool)
+                    .map(|(_, h)| h)
+            })
+            .copied()
+    }
+
+    /// True when no tool carries a hint.
+    pub fn is_empty(&self) -> bool {
+        self.by_tool.is_empty()
+    }
 }
 
 /// Compares `text` (the agent's closing narrative) with the recorded `calls`. Pure and
 /// deterministic; see the [module documentation](self) for the rules, the formula and the gate.
 pub fn check_narrative(text: &str, calls: &[ToolCall], cfg: &NarrativeConfig) -> NarrativeReport {
+    check_narrative_with(text, calls, cfg, &ToolHints::default())
+}
+
+/// [`check_narrative`] with the servers' annotations of their tools ([`ToolHints::from_run`]):
+/// a tool a server declares read-only backs no claim and is no write; one it declares writing
+/// is a write whatever its name. `readonly_tools` and `mutating_tools` still win.
+pub fn check_narrative_with(
+    text: &str,
+    calls: &[ToolCall],
+    cfg: &NarrativeConfig,
+    hints: &ToolHints,
+) -> NarrativeReport {
     let mut vocab = Vocab::default();
     let doc = Doc::new(text, &mut vocab);
     let overrides = Overrides::new(cfg);
 
-    // Distinct tool names, their tokens, and an inverted index token -> names.
+    // Distinct tool names: their facts and whether the text mentions them.
     let mut name_ix: HashMap<&str, usize> = HashMap::default();
     let mut names: Vec<NameInfo> = Vec::new();
+    let mut facts: Vec<NameFacts> = Vec::new();
     let mut call_name = Vec::with_capacity(calls.len());
     let mut pieces = HashMap::default();
     for (i, c) in calls.iter().enumerate() {
         let n = *name_ix.entry(c.name.as_str()).or_insert_with(|| {
-            names.push(NameInfo::new(
-                &c.name,
-                &mut vocab,
-                &doc.in_text,
-                &mut pieces,
-            ));
+            names.push(NameInfo::new(&c.name, &mut vocab, &doc.in_text, &mut pieces));
+            facts.push(NameFacts::new(&c.name, &mut vocab));
             names.len() - 1
         });
         names[n].calls.push(i);
         call_name.push(n);
     }
-    let mut index: HashMap<u32, Vec<usize>> = HashMap::default();
-    for (n, info) in names.iter().enumerate() {
-        for &t in &info.ids {
-            index.entry(t).or_default().push(n);
-        }
-    }
+    let mut key_ids = HashMap::default();
+    let mut evidence: Vec<CallEvidence> = calls
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let f = &facts[call_name[i]];
+            let hint = hints.get(c).and_then(|h| h.mutating());
+            let declared_readonly = overrides.readonly(c) || hint == Some(false);
+            let mutating = overrides.mutating(c, hint, f.writes);
+            CallEvidence::new(c, f, mutating, !declared_readonly, &mut key_ids, &mut vocab)
+        })
+        .collect();
     let readonly_ids: Vec<Vec<u32>> = cfg
         .readonly_tools
         .iter()
         .map(|r| vocab.name_ids(split_wire_name(r).1))
         .collect();
 
-    // Claims, matched against names.
-    let claims = doc.claims();
+    // Claims, matched against the calls' evidence.
+    let claims = doc.claims(&mut vocab);
+    let update_class = vocab.class_ids("update");
     let mut matched: Vec<Vec<usize>> = Vec::with_capacity(claims.len());
     for claim in &claims {
-        let m = match_names(&claim.tokens(), &index, &names);
-        for &n in &m {
-            names[n].claimed = true;
+        let class = vocab.class_ids(vocab.word(claim.verb).to_string().as_str());
+        let backs = |e: &CallEvidence| {
+            if claim.vague {
+                e.can_back && e.mutating
+            } else {
+                e.backs(&class, &claim.object)
+                    || (!claim.target.is_empty() && e.backs(&update_class, &claim.target))
+            }
+        };
+        let mut m: Vec<usize> = (0..calls.len()).filter(|&i| backs(&evidence[i])).collect();
+        if m.is_empty() && !claim.vague {
+            // Argument values: read on demand, once per call.
+            for (i, c) in calls.iter().enumerate() {
+                if evidence[i].read_values {
+                    let executor = facts[call_name[i]].executor;
+                    evidence[i].read_values(c, executor, &mut vocab);
+                    if backs(&evidence[i]) {
+                        m.push(i);
+                    }
+                }
+            }
+        }
+        for &i in &m {
+            names[call_name[i]].claimed = true;
         }
         matched.push(m);
     }
@@ -415,7 +542,7 @@ pub fn check_narrative(text: &str, calls: &[ToolCall], cfg: &NarrativeConfig) ->
             continue;
         }
         let toks = claim.tokens();
-        let readonly = claim.obj.is_some()
+        let readonly = claim.head.is_some()
             && readonly_ids
                 .iter()
                 .any(|r| toks.iter().all(|t| r.contains(t)));
@@ -484,7 +611,7 @@ pub fn check_narrative(text: &str, calls: &[ToolCall], cfg: &NarrativeConfig) ->
                         ),
                     );
                     let verdict = *memo.entry(memo_key).or_insert_with(|| {
-                        disagreeing_call(m, &names, &args, key, &stated, quoted, rest)
+                        disagreeing_call(m, &args, key, &stated, quoted, rest)
                     });
                     let Some((call, arg)) = verdict else { continue };
                     if !seen.insert((ci, key.clone(), stated.to_lowercase())) {
@@ -495,8 +622,7 @@ pub fn check_narrative(text: &str, calls: &[ToolCall], cfg: &NarrativeConfig) ->
                     let claimed = doc.span_text(occ.start, occ.end);
                     items.push(Divergence {
                         category: DivergenceCategory::ArgMismatch,
-                        mutating: overrides
-                            .mutating(&calls[call], names[call_name[call]].base_verb),
+                        mutating: evidence[call].mutating,
                         message: format!(
                             "the narrative states {arg_key} = \"{stated}\" for \"{claimed}\", but \
                              call #{call} `{}` recorded {arg_key} = {recorded}",
@@ -522,7 +648,7 @@ pub fn check_narrative(text: &str, calls: &[ToolCall], cfg: &NarrativeConfig) ->
         if info.mentioned || info.claimed {
             continue;
         }
-        let mutating = overrides.mutating(c, info.base_verb);
+        let mutating = evidence[i].mutating;
         items.push(Divergence {
             category: DivergenceCategory::PresentButUnclaimed,
             mutating,
@@ -617,6 +743,16 @@ impl Vocab {
             .collect()
     }
 
+    /// The ids of the verbs that back a claim made with `base` (its class; itself when none).
+    fn class_ids(&mut self, base: &str) -> Vec<u32> {
+        let class = verb_class(base);
+        if class.is_empty() {
+            vec![self.intern(base)]
+        } else {
+            class.iter().map(|v| self.intern(v)).collect()
+        }
+    }
+
     fn word(&self, id: u32) -> &str {
         self.words.get(id as usize).map_or("", String::as_str)
     }
@@ -646,13 +782,6 @@ impl Vocab {
 #[derive(Debug, Clone, Copy)]
 struct Tok {
     id: u32,
-    stop: bool,
-    det: bool,
-    /// An object pronoun (`it`, `them`) or a conjunction (`and`): ends the search for a
-    /// claim's object.
-    ends_object: bool,
-    /// The interned base verb when the raw word is a listed form of a mutating verb.
-    verb: Option<u32>,
 }
 
 struct Doc<'t> {
@@ -661,6 +790,10 @@ struct Doc<'t> {
     toks: Vec<Tok>,
     /// Per lexeme: its range in `toks`.
     lex_toks: Vec<(usize, usize)>,
+    /// Per lexeme: what the grammar knows of it.
+    info: Vec<WordInfo>,
+    /// Per sentence: true when it ends with a question mark.
+    question: Vec<bool>,
     /// Indexed by token id: true when the token occurs in the text.
     in_text: Vec<bool>,
 }
@@ -673,15 +806,23 @@ struct Occurrence {
 }
 
 struct Claim {
+    /// The claimed action's verb id.
     verb: u32,
-    obj: Option<u32>,
+    /// The head of its object, when it has one.
+    head: Option<u32>,
+    /// Every word id of its object phrase (a call touching any of them backs it).
+    object: Vec<u32>,
+    /// The word ids of the target phrase of a verb that adds or removes ("to the reservation").
+    target: Vec<u32>,
+    /// Backed by any state-changing call ("processed your request").
+    vague: bool,
     first: Occurrence,
     occurrences: Vec<Occurrence>,
 }
 
 impl Claim {
     fn tokens(&self) -> Vec<u32> {
-        match self.obj {
+        match self.head {
             Some(o) if o != self.verb => vec![self.verb, o],
             _ => vec![self.verb],
         }
@@ -693,33 +834,47 @@ impl<'t> Doc<'t> {
         let lexed = lex(text);
         let mut toks = Vec::with_capacity(lexed.lexemes.len() + 8);
         let mut lex_toks = Vec::with_capacity(lexed.lexemes.len());
+        let mut info = Vec::with_capacity(lexed.lexemes.len());
         let mut spans = Vec::new();
-        // Word facts depend only on the raw piece: look each distinct piece up once.
-        let mut seen: HashMap<&'t str, Tok> = HashMap::default();
+        // Word facts depend only on the raw text: look each distinct piece and word up once.
+        let mut seen: HashMap<&'t str, u32> = HashMap::default();
+        let mut words: HashMap<&'t str, WordInfo> = HashMap::default();
         for l in &lexed.lexemes {
             let first = toks.len();
+            let mut wi = WordInfo::default();
             if matches!(l.kind, Kind::Word | Kind::Quoted) {
                 spans.clear();
                 let s = &text[l.start..l.end];
                 name_pieces(s, &mut spans);
                 for &(a, b) in &spans {
                     let raw = &s[a..b];
-                    let tok = *seen.entry(raw).or_insert_with(|| {
+                    let id = *seen.entry(raw).or_insert_with(|| {
                         let lower = raw.to_lowercase();
-                        let norm = normalize(&lower);
-                        Tok {
-                            id: vocab.intern(&norm),
-                            stop: is_stopword(&lower) || is_stopword(&norm),
-                            det: is_determiner(&lower),
-                            ends_object: is_object_pronoun(&lower) || is_conjunction(&lower),
-                            verb: mutating_base(&lower).map(|b| vocab.intern(b)),
-                        }
+                        vocab.intern(&normalize(&lower))
                     });
-                    toks.push(tok);
+                    toks.push(Tok { id });
+                }
+                if l.kind == Kind::Word {
+                    let one_piece = spans.len() == 1;
+                    wi = *words.entry(s).or_insert_with(|| {
+                        let lower = s.to_lowercase();
+                        let norm = normalize(&lower);
+                        let stop = is_stopword(&lower) || is_stopword(&norm);
+                        WordInfo::new(&lower, &norm, one_piece, stop, verb_form(&lower))
+                    });
                 }
             }
             lex_toks.push((first, toks.len()));
+            info.push(wi);
         }
+        let question = lexed
+            .sentences
+            .iter()
+            .map(|s| {
+                text.get(s.start..s.end)
+                    .is_some_and(|t| t.trim_end().ends_with(['?', '\u{FF1F}']))
+            })
+            .collect();
         let mut in_text = vec![false; vocab.words.len()];
         for t in &toks {
             in_text[t.id as usize] = true;
@@ -729,6 +884,8 @@ impl<'t> Doc<'t> {
             lexed,
             toks,
             lex_toks,
+            info,
+            question,
             in_text,
         }
     }
@@ -738,69 +895,48 @@ impl<'t> Doc<'t> {
         &self.toks[a..b]
     }
 
-    /// The base verb when lexeme `li` is a plain one-word mutating verb used as a verb (not
-    /// inside an identifier or a quote, not right after a determiner).
-    fn claim_verb(&self, li: usize) -> Option<u32> {
-        let l = &self.lexed.lexemes[li];
-        if l.kind != Kind::Word {
-            return None;
-        }
-        let [tok] = self.lex_tokens(li) else {
-            return None;
-        };
-        let verb = tok.verb?;
-        let after_determiner = li
-            .checked_sub(1)
-            .map(|p| (p, &self.lexed.lexemes[p]))
-            .is_some_and(|(p, prev)| {
-                prev.kind == Kind::Word
-                    && prev.sentence == l.sentence
-                    && self.lex_tokens(p).last().is_some_and(|t| t.det)
-            });
-        (!after_determiner).then_some(verb)
+    /// The word ids of a phrase's lexemes.
+    fn phrase_ids(&self, lexemes: &[usize]) -> Vec<u32> {
+        let mut out: Vec<u32> = lexemes
+            .iter()
+            .flat_map(|&li| self.lex_tokens(li).iter().map(|t| t.id))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
-    fn claims(&self) -> Vec<Claim> {
+    /// The claims of the text, one per distinct (verb, object head), in order of first
+    /// appearance.
+    fn claims(&self, vocab: &mut Vocab) -> Vec<Claim> {
+        let raw: Vec<RawClaim> = grammar::claims(&self.lexed.lexemes, &self.info, &self.question);
         let mut out: Vec<Claim> = Vec::new();
-        let mut by_stem: HashMap<(u32, Option<u32>), usize> = HashMap::default();
-        let lexemes = &self.lexed.lexemes;
-        for li in 0..lexemes.len() {
-            let Some(verb) = self.claim_verb(li) else {
-                continue;
-            };
-            let l = lexemes[li];
-            let mut obj = None;
-            let mut end = l.end;
-            'search: for (lj, o) in lexemes.iter().enumerate().skip(li + 1) {
-                if o.sentence != l.sentence || o.kind == Kind::Clause {
-                    break;
-                }
-                if o.kind != Kind::Word || self.claim_verb(lj).is_some() {
-                    continue;
-                }
-                for t in self.lex_tokens(lj) {
-                    if t.ends_object {
-                        break 'search;
-                    }
-                    if !t.stop {
-                        obj = Some(t.id);
-                        end = o.end;
-                        break 'search;
-                    }
-                }
-            }
+        let mut by_stem: HashMap<(u32, Option<u32>, bool), usize> = HashMap::default();
+        for r in raw {
+            let verb = vocab.intern(r.base);
+            let head = r
+                .object
+                .iter()
+                .rev()
+                .find(|&&li| self.lexed.lexemes[li].kind == Kind::Word)
+                .or(r.object.last())
+                .and_then(|&li| self.lex_tokens(li).last())
+                .map(|t| t.id);
             let occ = Occurrence {
-                sentence: l.sentence,
-                start: l.start,
-                end,
+                sentence: self.lexed.lexemes[r.verb_lexeme].sentence,
+                start: r.start,
+                end: r.end,
             };
-            match by_stem.get(&(verb, obj)) {
+            match by_stem.get(&(verb, head, r.vague)) {
                 Some(&c) => out[c].occurrences.push(occ),
                 None => {
-                    by_stem.insert((verb, obj), out.len());
+                    by_stem.insert((verb, head, r.vague), out.len());
                     out.push(Claim {
                         verb,
-                        obj,
+                        head,
+                        object: self.phrase_ids(&r.object),
+                        target: self.phrase_ids(&r.target),
+                        vague: r.vague,
                         first: occ,
                         occurrences: vec![occ],
                     });
@@ -888,34 +1024,26 @@ struct NameInfo {
     mentioned: bool,
     /// True when a claim matched this name.
     claimed: bool,
-    /// True when a raw token is one of the 22 base verbs.
-    base_verb: bool,
     calls: Vec<usize>,
 }
 
 impl NameInfo {
-    /// `pieces` caches, per raw name piece, its token id and whether it is a base verb.
+    /// `pieces` caches, per raw name piece, its token id.
     fn new<'n>(
         name: &'n str,
         vocab: &mut Vocab,
         in_text: &[bool],
-        pieces: &mut HashMap<&'n str, (u32, bool)>,
+        pieces: &mut HashMap<&'n str, u32>,
     ) -> Self {
         let mut spans = Vec::new();
         name_pieces(name, &mut spans);
         let mut ids = Vec::with_capacity(spans.len());
         let mut salient = Vec::with_capacity(spans.len());
-        let mut base_verb = false;
         for &(a, b) in &spans {
             let raw = &name[a..b];
-            let (id, verb) = *pieces.entry(raw).or_insert_with(|| {
-                let lower = raw.to_lowercase();
-                (
-                    vocab.intern(&normalize(&lower)),
-                    is_base_mutating_verb(&lower),
-                )
-            });
-            base_verb |= verb;
+            let id = *pieces
+                .entry(raw)
+                .or_insert_with(|| vocab.intern(&normalize(&raw.to_lowercase())));
             if !ids.contains(&id) {
                 ids.push(id);
             }
@@ -928,39 +1056,10 @@ impl NameInfo {
         NameInfo {
             mentioned: !must.is_empty() && must.iter().all(seen),
             claimed: false,
-            base_verb,
             ids,
             calls: Vec::new(),
         }
     }
-}
-
-fn name_has_base_verb(name: &str) -> bool {
-    let mut spans = Vec::new();
-    name_pieces(name, &mut spans);
-    spans
-        .iter()
-        .any(|&(a, b)| is_base_mutating_verb(&name[a..b].to_lowercase()))
-}
-
-/// The names whose tokens include every claim token (intersection of posting lists).
-fn match_names(toks: &[u32], index: &HashMap<u32, Vec<usize>>, names: &[NameInfo]) -> Vec<usize> {
-    let mut lists: Vec<&Vec<usize>> = Vec::with_capacity(toks.len());
-    for t in toks {
-        match index.get(t) {
-            Some(l) => lists.push(l),
-            None => return Vec::new(),
-        }
-    }
-    lists.sort_by_key(|l| l.len());
-    let Some((first, _)) = lists.split_first() else {
-        return Vec::new();
-    };
-    first
-        .iter()
-        .copied()
-        .filter(|&n| toks.iter().all(|t| names[n].ids.contains(t)))
-        .collect()
 }
 
 struct Overrides<'c> {
@@ -995,17 +1094,27 @@ impl<'c> Overrides<'c> {
         }
     }
 
-    fn mutating(&self, call: &ToolCall, base_verb: bool) -> bool {
-        let named = |plain: &HashSet<&str>, wire: &[(&str, &str)]| {
-            plain.contains(call.name.as_str())
-                || wire
-                    .iter()
-                    .any(|(s, t)| *t == call.name && call.server.as_deref() == Some(*s))
-        };
-        if named(&self.readonly, &self.readonly_wire) {
+    fn named(call: &ToolCall, plain: &HashSet<&str>, wire: &[(&str, &str)]) -> bool {
+        plain.contains(call.name.as_str())
+            || wire
+                .iter()
+                .any(|(s, t)| *t == call.name && call.server.as_deref() == Some(*s))
+    }
+
+    /// True when `readonly_tools` names the call.
+    fn readonly(&self, call: &ToolCall) -> bool {
+        Self::named(call, &self.readonly, &self.readonly_wire)
+    }
+
+    /// Whether the call writes: `readonly_tools`, then `mutating_tools`, then the server's
+    /// annotation (`hint`), then the name rule (`name_writes`).
+    fn mutating(&self, call: &ToolCall, hint: Option<bool>, name_writes: bool) -> bool {
+        if self.readonly(call) {
             false
+        } else if Self::named(call, &self.mutating, &self.mutating_wire) {
+            true
         } else {
-            named(&self.mutating, &self.mutating_wire) || base_verb
+            hint.unwrap_or(name_writes)
         }
     }
 }
@@ -1052,7 +1161,6 @@ impl<'a> ArgIndex<'a> {
 /// statement disagrees with, or `None` when some matched call agrees or none records the key.
 fn disagreeing_call(
     matched: &[usize],
-    names: &[NameInfo],
     args: &ArgIndex<'_>,
     key: &str,
     stated: &str,
@@ -1060,18 +1168,16 @@ fn disagreeing_call(
     rest: &str,
 ) -> Option<(usize, usize)> {
     let mut first = None;
-    for &n in matched {
-        for &call in &names[n].calls {
-            let Some(pos) = args.lower[call].iter().position(|k| k == key) else {
-                continue;
-            };
-            match agrees(args.per_call[call][pos].1, stated, quoted, rest) {
-                Some(true) => return None,
-                Some(false) => {
-                    first = Some(first.map_or((call, pos), |f: (usize, usize)| f.min((call, pos))));
-                }
-                None => {}
+    for &call in matched {
+        let Some(pos) = args.lower[call].iter().position(|k| k == key) else {
+            continue;
+        };
+        match agrees(args.per_call[call][pos].1, stated, quoted, rest) {
+            Some(true) => return None,
+            Some(false) => {
+                first = Some(first.map_or((call, pos), |f: (usize, usize)| f.min((call, pos))));
             }
+            None => {}
         }
     }
     first

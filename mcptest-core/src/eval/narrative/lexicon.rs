@@ -13,76 +13,253 @@ pub(super) const MUTATING_VERBS: [&str; 22] = [
     "approve", "revoke",
 ];
 
-/// Inflected form -> base verb, for the mutating verbs. Base forms map to themselves through
-/// [`MUTATING_VERBS`], so only the other forms are listed.
-const MUTATING_FORMS: &[(&str, &str)] = &[
-    ("created", "create"),
-    ("creates", "create"),
-    ("creating", "create"),
-    ("updated", "update"),
-    ("updates", "update"),
-    ("updating", "update"),
-    ("deleted", "delete"),
-    ("deletes", "delete"),
-    ("deleting", "delete"),
-    ("removed", "remove"),
-    ("removes", "remove"),
-    ("removing", "remove"),
-    ("sent", "send"),
-    ("sends", "send"),
-    ("sending", "send"),
-    ("wrote", "write"),
-    ("written", "write"),
-    ("writes", "write"),
-    ("writing", "write"),
-    ("posted", "post"),
-    ("posts", "post"),
-    ("posting", "post"),
-    ("inserted", "insert"),
-    ("inserts", "insert"),
-    ("inserting", "insert"),
-    ("sets", "set"),
-    ("setting", "set"),
-    ("puts", "put"),
-    ("putting", "put"),
-    ("patched", "patch"),
-    ("patches", "patch"),
-    ("patching", "patch"),
-    ("published", "publish"),
-    ("publishes", "publish"),
-    ("publishing", "publish"),
-    ("destroyed", "destroy"),
-    ("destroys", "destroy"),
-    ("destroying", "destroy"),
-    ("dropped", "drop"),
-    ("drops", "drop"),
-    ("dropping", "drop"),
-    ("added", "add"),
-    ("adds", "add"),
-    ("adding", "add"),
-    ("edited", "edit"),
-    ("edits", "edit"),
-    ("editing", "edit"),
-    ("uploaded", "upload"),
-    ("uploads", "upload"),
-    ("uploading", "upload"),
-    ("merged", "merge"),
-    ("merges", "merge"),
-    ("merging", "merge"),
-    ("closed", "close"),
-    ("closes", "close"),
-    ("closing", "close"),
-    ("cancelled", "cancel"),
-    ("canceled", "cancel"),
-    ("cancels", "cancel"),
-    ("cancelling", "cancel"),
-    ("canceling", "cancel"),
-    ("approved", "approve"),
-    ("approves", "approve"),
-    ("approving", "approve"),
-    ("revoked", "revoke"),
-    ("revokes", "revoke"),
-    ("revoking", "revoke"),
+/// Every state-changing verb the check reads, one line per spelling: `base third-person past
+/// past-participle gerund`. The first 22 bases are [`MUTATING_VERBS`] (the documents' verbs);
+/// the rest are the other state-changing verbs real agents use in closing messages. A verb may
+/// have several lines (British and American spellings).
+const VERB_LINES: &str = "\
+create creates created created creating
+update updates updated updated updating
+delete deletes deleted deleted deleting
+remove removes removed removed removing
+send sends sent sent sending
+write writes wrote written writing
+post posts posted posted posting
+insert inserts inserted inserted inserting
+set sets set set setting
+put puts put put putting
+patch patches patched patched patching
+publish publishes published published publishing
+destroy destroys destroyed destroyed destroying
+drop drops dropped dropped dropping
+add adds added added adding
+edit edits edited edited editing
+upload uploads uploaded uploaded uploading
+merge merges merged merged merging
+close closes closed closed closing
+cancel cancels cancelled cancelled cancelling
+cancel cancels canceled canceled canceling
+approve approves approved approved approving
+revoke revokes revoked revoked revoking
+book books booked booked booking
+reserve reserves reserved reserved reserving
+schedule schedules scheduled scheduled scheduling
+reschedule reschedules rescheduled rescheduled rescheduling
+order orders ordered ordered ordering
+purchase purchases purchased purchased purchasing
+transfer transfers transferred transferred transferring
+escalate escalates escalated escalated escalating
+charge charges charged charged charging
+refund refunds refunded refunded refunding
+reimburse reimburses reimbursed reimbursed reimbursing
+credit credits credited credited crediting
+pay pays paid paid paying
+grant grants granted granted granting
+assign assigns assigned assigned assigning
+upgrade upgrades upgraded upgraded upgrading
+downgrade downgrades downgraded downgraded downgrading
+reset resets reset reset resetting
+restore restores restored restored restoring
+enable enables enabled enabled enabling
+disable disables disabled disabled disabling
+activate activates activated activated activating
+deactivate deactivates deactivated deactivated deactivating
+reactivate reactivates reactivated reactivated reactivating
+toggle toggles toggled toggled toggling
+modify modifies modified modified modifying
+change changes changed changed changing
+alter alters altered altered altering
+amend amends amended amended amending
+adjust adjusts adjusted adjusted adjusting
+rename renames renamed renamed renaming
+move moves moved moved moving
+replace replaces replaced replaced replacing
+swap swaps swapped swapped swapping
+archive archives archived archived archiving
+commit commits committed committed committing
+push pushes pushed pushed pushing
+deploy deploys deployed deployed deploying
+exchange exchanges exchanged exchanged exchanging
+return returns returned returned returning
+submit submits submitted submitted submitting
+suspend suspends suspended suspended suspending
+resume resumes resumed resumed resuming
+terminate terminates terminated terminated terminating
+void voids voided voided voiding
+waive waives waived waived waiving
+subscribe subscribes subscribed subscribed subscribing
+unsubscribe unsubscribes unsubscribed unsubscribed unsubscribing
+invite invites invited invited inviting
+share shares shared shared sharing
+block blocks blocked blocked blocking
+unblock unblocks unblocked unblocked unblocking
+lock locks locked locked locking
+unlock unlocks unlocked unlocked unlocking
+install installs installed installed installing
+uninstall uninstalls uninstalled uninstalled uninstalling
+configure configures configured configured configuring
+register registers registered registered registering
+generate generates generated generated generating
+append appends appended appended appending
+attach attaches attached attached attaching
+detach detaches detached detached detaching
+link links linked linked linking
+unlink unlinks unlinked unlinked unlinking
+tag tags tagged tagged tagging
+reply replies replied replied replying
+notify notifies notified notified notifying
+forward forwards forwarded forwarded forwarding
+revert reverts reverted reverted reverting
+fork forks forked forked forking
+reopen reopens reopened reopened reopening
+mark marks marked marked marking
+erase erases erased erased erasing
+purge purges purged purged purging
+wipe wipes wiped wiped wiping
+import imports imported imported importing
+migrate migrates migrated migrated migrating
+provision provisions provisioned provisioned provisioning
+allocate allocates allocated allocated allocating
+refuel refuels refueled refueled refueling
+refuel refuels refuelled refuelled refuelling
+renew renews renewed renewed renewing
+extend extends extended extended extending
+reboot reboots rebooted rebooted rebooting
+restart restarts restarted restarted restarting
+apply applies applied applied applying
+accept accepts accepted accepted accepting
+reject rejects rejected rejected rejecting
+decline declines declined declined declining
+withdraw withdraws withdrew withdrawn withdrawing
+file files filed filed filing
+resolve resolves resolved resolved resolving
+issue issues issued issued issuing
+process processes processed processed processing
+make makes made made making
+place places placed placed placing
+complete completes completed completed completing
+perform performs performed performed performing
+execute executes executed executed executing
+initiate initiates initiated initiated initiating
+finalize finalizes finalized finalized finalizing
+finalise finalises finalised finalised finalising
+handle handles handled handled handling
+";
+
+/// The form of a verb a word is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Form {
+    /// `create`: the base (also the imperative and the infinitive).
+    Base,
+    /// `creates`.
+    Third,
+    /// `created`, `sent`, `written`: past tense or past participle.
+    Past,
+    /// `set`, `put`, `reset`: a form that is both the base and the past.
+    BaseOrPast,
+    /// `creating`.
+    Gerund,
+}
+
+/// A verb a word is a form of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct VerbForm {
+    /// The base verb.
+    pub base: &'static str,
+    /// Which form the word is.
+    pub form: Form,
+}
+
+/// Verbs that name no action of their own when their object names one: "issued a refund" is a
+/// refund, "processed the cancellation" a cancellation, "made a reservation" a booking.
+const LIGHT_VERBS: &[&str] = &[
+    "issue", "process", "make", "place", "complete", "perform", "execute", "initiate",
+    "finalize", "finalise", "handle", "submit", "apply",
+];
+
+/// Light verbs whose object, when it names no action, still says nothing checkable ("I've
+/// processed your request", "completed the steps"): such a claim is backed by any call that
+/// changes state.
+const VAGUE_VERBS: &[&str] = &[
+    "process", "complete", "perform", "execute", "initiate", "finalize", "finalise", "handle",
+];
+
+/// Nouns that name an action, and the verb they name ("a refund" -> `refund`).
+const ACTION_NOUNS: &[(&str, &str)] = &[
+    ("refund", "refund"),
+    ("return", "return"),
+    ("exchange", "exchange"),
+    ("transfer", "transfer"),
+    ("cancellation", "cancel"),
+    ("cancelation", "cancel"),
+    ("payment", "pay"),
+    ("charge", "charge"),
+    ("booking", "book"),
+    ("book", "book"),
+    ("reservation", "book"),
+    ("purchase", "purchase"),
+    ("upgrade", "upgrade"),
+    ("downgrade", "downgrade"),
+    ("change", "change"),
+    ("update", "update"),
+    ("modification", "modify"),
+    ("adjustment", "adjust"),
+    ("amendment", "amend"),
+    ("deletion", "delete"),
+    ("removal", "remove"),
+    ("creation", "create"),
+    ("addition", "add"),
+    ("replacement", "replace"),
+    ("renewal", "renew"),
+    ("reset", "reset"),
+    ("escalation", "escalate"),
+    ("edit", "edit"),
+    ("credit", "credit"),
+    ("reimbursement", "reimburse"),
+    ("suspension", "suspend"),
+    ("termination", "terminate"),
+    ("activation", "activate"),
+    ("deactivation", "deactivate"),
+    ("installation", "install"),
+    ("registration", "register"),
+    ("submission", "submit"),
+    ("merge", "merge"),
+    ("commit", "commit"),
+    ("deployment", "deploy"),
+    ("migration", "migrate"),
+];
+
+/// Groups of verbs that back one another: a claim made with any verb of a group is backed by a
+/// call whose action is any verb of the same group ("changed the flight" by
+/// `update_reservation_flights`, "posted a comment" by `add_comment`). A verb may sit in several
+/// groups; a verb in none is backed by itself alone.
+const VERB_CLASSES: &[&[&str]] = &[
+    &["create", "add", "insert", "append", "post", "put", "write", "upload", "generate", "make", "register", "file", "attach", "import", "set"],
+    &["book", "reserve", "schedule", "order", "place", "create", "make", "purchase"],
+    &["update", "modify", "change", "edit", "set", "patch", "put", "alter", "amend", "adjust", "upgrade", "downgrade", "rename", "move", "replace", "mark", "reschedule", "configure", "apply", "toggle", "assign"],
+    &["delete", "remove", "drop", "destroy", "erase", "purge", "wipe", "detach", "unlink", "uninstall", "archive"],
+    &["cancel", "revoke", "void", "terminate", "withdraw", "suspend", "unsubscribe", "deactivate", "disable"],
+    &["send", "notify", "forward", "post", "reply", "issue", "share", "invite", "submit", "publish"],
+    &["transfer", "escalate", "forward", "move"],
+    &["refund", "reimburse", "credit", "return"],
+    &["charge", "pay", "purchase"],
+    &["exchange", "swap", "replace", "return"],
+    &["grant", "enable", "assign", "issue", "share", "add"],
+    &["enable", "activate", "toggle", "resume", "reactivate", "unblock", "unlock", "restore"],
+    &["disable", "deactivate", "toggle", "suspend", "block", "lock"],
+    &["reset", "restore", "reboot", "restart", "revert"],
+    &["merge", "commit", "push", "publish", "deploy"],
+    &["close", "resolve", "complete", "archive", "mark"],
+    &["approve", "accept"],
+    &["reject", "decline", "block"],
+    &["refuel", "add", "renew", "extend"],
+    &["link", "attach", "tag"],
+];
+
+/// Verbs that add to or take from something: "added two bags to the reservation" is also an
+/// update of the reservation, so an update of the target backs it.
+const INTO_VERBS: &[&str] = &[
+    "add", "insert", "append", "attach", "remove", "delete", "drop", "detach", "apply", "refuel",
 ];
 
 /// Inflected form -> base, for common read and run verbs. They never make a claim; they only
@@ -452,33 +629,107 @@ pub(super) fn is_object_pronoun(word: &str) -> bool {
 
 /// The tables above, indexed once (lookups are per distinct word, so this is the hot path).
 struct Index {
-    mutating: HashMap<&'static str, &'static str>,
+    /// Every form of every state-changing verb -> (base, form).
+    verbs: HashMap<&'static str, VerbForm>,
+    /// Base verb -> every verb of its groups (itself included), sorted and deduplicated.
+    classes: HashMap<&'static str, Vec<&'static str>>,
+    action_nouns: HashMap<&'static str, &'static str>,
     read: HashMap<&'static str, &'static str>,
+    read_bases: HashSet<&'static str>,
     irregular: HashMap<&'static str, &'static str>,
     not_plural: HashSet<&'static str>,
     stop: HashSet<&'static str>,
 }
 
-static INDEX: LazyLock<Index> = LazyLock::new(|| Index {
-    mutating: MUTATING_VERBS
-        .iter()
-        .map(|v| (*v, *v))
-        .chain(MUTATING_FORMS.iter().copied())
-        .collect(),
-    read: READ_FORMS.iter().copied().collect(),
-    irregular: IRREGULAR_PLURALS.iter().copied().collect(),
-    not_plural: NOT_PLURAL.iter().copied().collect(),
-    stop: STOPWORDS.iter().copied().collect(),
+static INDEX: LazyLock<Index> = LazyLock::new(|| {
+    let mut verbs: HashMap<&'static str, VerbForm> = HashMap::default();
+    for line in VERB_LINES.lines() {
+        let forms: Vec<&'static str> = line.split_whitespace().collect();
+        let [base, third, past, participle, gerund] = forms[..] else {
+            continue;
+        };
+        let mut put = |word: &'static str, form: Form| {
+            let entry = verbs.entry(word).or_insert(VerbForm { base, form });
+            if entry.form != form && matches!((entry.form, form), (Form::Base, Form::Past) | (Form::Past, Form::Base)) {
+                entry.form = Form::BaseOrPast;
+            }
+        };
+        put(base, Form::Base);
+        put(third, Form::Third);
+        put(past, Form::Past);
+        put(participle, Form::Past);
+        put(gerund, Form::Gerund);
+    }
+    let mut classes: HashMap<&'static str, Vec<&'static str>> = HashMap::default();
+    for group in VERB_CLASSES {
+        for v in *group {
+            classes.entry(v).or_default().extend(group.iter().copied());
+        }
+    }
+    for members in classes.values_mut() {
+        members.sort_unstable();
+        members.dedup();
+    }
+    Index {
+        verbs,
+        classes,
+        action_nouns: ACTION_NOUNS.iter().copied().collect(),
+        read: READ_FORMS.iter().copied().collect(),
+        read_bases: READ_FORMS.iter().map(|(_, b)| *b).collect(),
+        irregular: IRREGULAR_PLURALS.iter().copied().collect(),
+        not_plural: NOT_PLURAL.iter().copied().collect(),
+        stop: STOPWORDS.iter().copied().collect(),
+    }
 });
 
-/// The base mutating verb a lowercase word is a form of, if any.
+/// The state-changing verb a lowercase word is a form of, and which form, if any.
+pub(super) fn verb_form(word: &str) -> Option<VerbForm> {
+    INDEX.verbs.get(word).copied()
+}
+
+/// The base state-changing verb a lowercase word is a form of, if any.
 pub(super) fn mutating_base(word: &str) -> Option<&'static str> {
-    INDEX.mutating.get(word).copied()
+    verb_form(word).map(|v| v.base)
 }
 
 /// True when the lowercase word is exactly one of the 22 base verbs.
 pub(super) fn is_base_mutating_verb(word: &str) -> bool {
     MUTATING_VERBS.contains(&word)
+}
+
+/// True when the lowercase word is the base of a state-changing verb (the 22 and the others).
+pub(super) fn is_state_verb(word: &str) -> bool {
+    verb_form(word).is_some_and(|v| v.base == word)
+}
+
+/// True when the lowercase word is a read verb's base or form (`get`, `listed`, `checked`).
+pub(super) fn is_read_verb(word: &str) -> bool {
+    INDEX.read.contains_key(word) || INDEX.read_bases.contains(word)
+}
+
+/// The verbs that back a claim made with `base` (its groups; `base` alone when in none).
+pub(super) fn verb_class(base: &str) -> &'static [&'static str] {
+    INDEX.classes.get(base).map_or(&[], Vec::as_slice)
+}
+
+/// True when `base` is a light verb (its object may name the action).
+pub(super) fn is_light_verb(base: &str) -> bool {
+    LIGHT_VERBS.contains(&base)
+}
+
+/// True when `base` is a vague completion verb (backed by any state-changing call).
+pub(super) fn is_vague_verb(base: &str) -> bool {
+    VAGUE_VERBS.contains(&base)
+}
+
+/// The verb an action noun names (`refund` -> `refund`, `cancellation` -> `cancel`).
+pub(super) fn action_noun(word: &str) -> Option<&'static str> {
+    INDEX.action_nouns.get(word).copied()
+}
+
+/// True when `base` adds to or takes from a target (an update of the target backs it).
+pub(super) fn is_into_verb(base: &str) -> bool {
+    INTO_VERBS.contains(&base)
 }
 
 /// True when the lowercase word is a stopword or a numeral.
@@ -564,10 +815,19 @@ mod tests {
         ] {
             assert_eq!(normalize(form), base, "{form}");
         }
-        // Every table entry maps to one of the 22.
-        for (_, b) in MUTATING_FORMS {
-            assert!(MUTATING_VERBS.contains(b), "{b}");
+        // Every base of the 22 has its line, and every line has five forms.
+        for v in MUTATING_VERBS {
+            assert_eq!(mutating_base(v), Some(v), "{v}");
         }
+        for line in VERB_LINES.lines() {
+            assert_eq!(line.split_whitespace().count(), 5, "{line}");
+        }
+        assert_eq!(verb_form("set").map(|v| v.form), Some(Form::BaseOrPast));
+        assert_eq!(verb_form("created").map(|v| v.form), Some(Form::Past));
+        assert_eq!(verb_form("written").map(|v| v.form), Some(Form::Past));
+        assert_eq!(verb_form("creates").map(|v| v.form), Some(Form::Third));
+        assert_eq!(mutating_base("booked"), Some("book"));
+        assert_eq!(mutating_base("paid"), Some("pay"));
     }
 
     #[test]

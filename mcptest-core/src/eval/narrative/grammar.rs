@@ -1,0 +1,651 @@
+//! Reading claims out of a narrative: which mentions of a state-changing verb assert that the
+//! agent completed that action in this run, and what the action was done to.
+//!
+//! The rules are written for the clauses agents end their runs with; each is a table of words
+//! and a position, no statistics. A clause here is the stretch of a sentence between two
+//! *boundaries*: a clause break (`, ; ( ) -` ...), a `:`/`=`, or one of the words in
+//! [`BOUNDARY`] (`and`, `but`, `so`, `that`, `which`, ...).
+//!
+//! A verb mention is a **claim** when all of these hold:
+//!
+//! 1. It is a past form (`cancelled`, `sent`, `set`). A base form is an offer, an instruction or
+//!    an infinitive ("let me cancel", "please restart", "unable to cancel"); a gerund is work in
+//!    progress or a plan; a third-person form describes ("this creates an issue").
+//! 2. Its sentence is not a question.
+//! 3. No word before it in its clause negates (`not`, `never`, `unable`, `cannot`, `failed`, any
+//!    `n't`) or makes it unreal: modal, future, offer, plan, condition, purpose
+//!    (`will`, `would`, `can`, `may`, `should`, `'ll`, `if`, `once`, `unless`, `to`, `please`,
+//!    `eligible`, ...; see [`IRREALIS`]).
+//! 4. It is not a modifier: not right after a determiner, a possessive or a preposition
+//!    ("the cancelled flight", "policy for cancelled flights"), nor a clause-opening participle
+//!    followed by `on`/`at`/`since`/`during` ("Created on May 12": a date of the data), nor the
+//!    value of a label ("Status: cancelled").
+//! 5. Its subject is the agent. Reading back from the verb over adverbs and auxiliaries, the
+//!    first word is the subject: none (a bullet, a coordinated verb) or `I`/`we` make an active
+//!    claim; `you`, `they`, a noun or a name followed by an object make it someone else's action
+//!    ("the airline cancelled your flight"); `that`/`which`/`who` make it a description.
+//!    A **completed passive** ("your order has been cancelled", "the items were returned",
+//!    "order #W48 cancelled.") claims the action on its subject, unless `by` names someone else;
+//!    a present passive ("the status is closed") describes, unless `now`, `successfully`,
+//!    `officially` or `fully` marks it done ("it is now cancelled").
+//!
+//! The **object** of an active claim is the noun phrase after the verb, up to a preposition or
+//! the clause end: determiners, numbers, adverbs, emphasis and pronouns are skipped, code spans
+//! and quoted names are kept as words, and the phrase's last word is its head ("created a
+//! comprehensive analysis" -> `analysis`). A pronoun object ("transferred you") or a phrase of
+//! generic words ("made the changes", "updated everything") leaves the claim with its verb
+//! alone. A passive claim's object is its subject's phrase.
+//!
+//! **Light verbs** (`issue`, `process`, `make`, `complete`, ...) take their action from an
+//! action noun object: "issued a refund" claims `refund`, "processed the cancellation of your
+//! order" claims `cancel` on the order. A vague one with no action noun ("processed your
+//! request") is backed by any call that changes state.
+
+use super::lexicon::{
+    Form, VerbForm, action_noun, is_into_verb, is_light_verb, is_numeral, is_vague_verb,
+};
+use super::tokenize::{Kind, Lexeme};
+
+/// Words that end a clause for the rules above (besides punctuation).
+pub(super) const BOUNDARY: &[&str] = &[
+    "and", "but", "or", "nor", "so", "then", "because", "since", "while", "whereas",
+    "although", "though", "however", "that", "which", "who", "whom", "where", "plus",
+];
+
+/// Words that make a later verb in their clause unreal: modality, future, offers, plans,
+/// conditions, purpose, requests.
+pub(super) const IRREALIS: &[&str] = &[
+    "will", "would", "shall", "should", "can", "could", "may", "might", "must", "going",
+    "gonna", "want", "wants", "wish", "wishes", "like", "need", "needs", "plan", "plans",
+    "planning", "intend", "intends", "try", "trying", "tried", "attempt", "attempted",
+    "attempting", "let", "lets", "please", "if", "unless", "whether", "once", "until",
+    "eligible", "hope", "expect", "expected", "awaiting", "pending", "require", "requires",
+    "required", "recommend", "recommended", "suggest", "suggested", "should've", "would've",
+    "could've", "ought",
+];
+
+/// Words that make a verb unreal only between the verb and its subject ("unable to cancel",
+/// "ready to be shipped"); earlier in the clause they are prepositions ("according to your
+/// request, ...").
+pub(super) const NEAR_IRREALIS: &[&str] = &[
+    "to", "able", "option", "options", "ready", "allowed", "about", "like",
+];
+
+/// Words that negate a later verb in their clause.
+const NEGATORS: &[&str] = &[
+    "not", "no", "never", "nor", "neither", "unable", "cannot", "cant", "without", "fail",
+    "fails", "failed", "failing", "nothing", "none", "nobody",
+];
+
+/// Subjects that are the agent.
+const AGENT: &[&str] = &["i", "we", "i've", "we've", "i’ve", "we’ve"];
+
+/// Auxiliaries of a completed passive (`has been cancelled`, `was cancelled`).
+const BE_DONE: &[&str] = &["been", "was", "were", "got", "gotten", "be", "being"];
+
+/// Auxiliaries of a present passive (`is cancelled`), which describes unless marked done.
+const BE_NOW: &[&str] = &["is", "are", "am", "'s", "'re", "’s", "’re"];
+
+/// Perfect auxiliaries, skipped when looking for the subject.
+const HAVE: &[&str] = &["have", "has", "had", "'ve", "’ve"];
+
+/// Adverbs that mark a present passive as done ("it is now cancelled").
+const DONE_ADVERBS: &[&str] = &["now", "successfully", "officially", "fully", "all"];
+
+/// Adverbs (besides words in `-ly`) skipped between a subject and its verb or a verb and its
+/// object.
+const ADVERBS: &[&str] = &[
+    "also", "just", "already", "now", "then", "successfully", "all", "both", "again", "today",
+    "accordingly", "as", "requested", "instead", "too", "still", "hereby", "therefore",
+    "indeed", "finally", "fully", "officially", "automatically", "immediately", "promptly",
+    "completely", "properly", "correctly", "quickly", "back", "ahead",
+];
+
+/// Words in `-ly` that are not adverbs.
+const NOT_ADVERBS: &[&str] = &[
+    "reply", "apply", "supply", "family", "only", "july", "italy", "fly", "ally", "rally",
+    "assembly", "anomaly", "monopoly", "butterfly", "poly", "holy", "belly", "jelly", "bully",
+    "daily", "weekly", "monthly", "yearly", "quarterly", "hourly", "early", "friendly",
+];
+
+/// Determiners and possessives: a verb form right after one is a modifier or a noun.
+const DETERMINERS: &[&str] = &[
+    "a", "an", "the", "my", "your", "his", "her", "its", "our", "their", "this", "these",
+    "those", "each", "every", "no", "any", "some", "all", "another", "other", "such", "newly",
+    "recently", "previously", "originally", "already", "last", "most", "least", "non",
+];
+
+/// Prepositions: they end an object phrase, and a verb form right after one is a modifier.
+const PREPOSITIONS: &[&str] = &[
+    "to", "for", "of", "on", "in", "at", "with", "from", "into", "onto", "by", "via", "about",
+    "under", "over", "through", "per", "as", "after", "before", "within", "without", "during",
+    "across", "between", "against", "toward", "towards", "upon", "regarding", "including",
+    "except", "like", "than",
+];
+
+/// Prepositions after a clause-opening participle that make it a date or an author of the
+/// data ("Created on May 12", "Updated at 10:02", "Modified by Alice").
+const META_PREPOSITIONS: &[&str] = &["on", "at", "since", "during", "by"];
+
+/// Particles that may follow a verb before its object ("set up", "paid off").
+const PARTICLES: &[&str] = &["up", "out", "off", "down", "over", "away"];
+
+/// Pronouns: as a subject (not the agent) or an object they name no checkable thing.
+const PRONOUNS: &[&str] = &[
+    "you", "they", "he", "she", "it", "them", "him", "her", "me", "us", "this", "there",
+    "everything", "something", "anything", "nothing", "itself", "themselves", "yourself",
+    "you've", "they've", "it's", "that's", "they're", "you're", "he's", "she's", "you’ve",
+    "they’ve", "it’s", "that’s", "they’re", "you’re", "what", "everyone", "everybody",
+];
+
+/// Nouns that say nothing about which action was done ("made the changes", "processed your
+/// request").
+const GENERIC_NOUNS: &[&str] = &[
+    "request", "change", "update", "action", "step", "thing", "necessary", "needful",
+    "adjustment", "modification", "correction", "everything", "all", "them", "task", "item",
+    "detail", "information", "info", "accordingly", "work",
+];
+
+/// Where the object of a claim was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Voice {
+    /// The agent did it to the phrase after the verb.
+    Active,
+    /// The phrase before the verb had it done.
+    Passive,
+}
+
+/// What the grammar knows of one lexeme.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct WordInfo {
+    /// A state-changing verb form, when the lexeme is a one-piece word that is one.
+    pub verb: Option<VerbForm>,
+    /// The action the word names as a noun (`refund`, `cancellation` -> `cancel`).
+    action: Option<&'static str>,
+    flags: u32,
+}
+
+const F_BOUNDARY: u32 = 1;
+const F_IRREALIS: u32 = 1 << 1;
+const F_NEGATOR: u32 = 1 << 2;
+const F_AGENT: u32 = 1 << 3;
+const F_BE_DONE: u32 = 1 << 4;
+const F_BE_NOW: u32 = 1 << 5;
+const F_HAVE: u32 = 1 << 6;
+const F_ADVERB: u32 = 1 << 7;
+const F_DONE_ADVERB: u32 = 1 << 8;
+const F_DETERMINER: u32 = 1 << 9;
+const F_PREPOSITION: u32 = 1 << 10;
+const F_META_PREP: u32 = 1 << 11;
+const F_PARTICLE: u32 = 1 << 12;
+const F_PRONOUN: u32 = 1 << 13;
+const F_GENERIC: u32 = 1 << 14;
+const F_STOP: u32 = 1 << 15;
+const F_RELATIVE: u32 = 1 << 16;
+const F_BY: u32 = 1 << 17;
+const F_NUMBER: u32 = 1 << 18;
+const F_AGENT_OBJECT: u32 = 1 << 19;
+const F_NEAR_IRREALIS: u32 = 1 << 20;
+
+impl WordInfo {
+    /// The grammar's facts about a lowercase word (the whole lexeme, contractions included).
+    pub(super) fn new(
+        lower: &str,
+        norm: &str,
+        one_piece: bool,
+        stop: bool,
+        verb: Option<VerbForm>,
+    ) -> Self {
+        let mut f = 0;
+        let has = |list: &[&str]| list.contains(&lower);
+        let set = |f: &mut u32, on: bool, flag: u32| {
+            if on {
+                *f |= flag;
+            }
+        };
+        set(&mut f, has(BOUNDARY), F_BOUNDARY);
+        set(&mut f, matches!(lower, "that" | "which" | "who" | "whom"), F_RELATIVE);
+        let contraction_modal = ["'ll", "’ll", "'d", "’d"].iter().any(|t| lower.ends_with(t));
+        set(&mut f, has(IRREALIS) || contraction_modal, F_IRREALIS);
+        let nt = lower.ends_with("n't") || lower.ends_with("n’t");
+        set(&mut f, has(NEGATORS) || nt, F_NEGATOR);
+        set(&mut f, has(AGENT), F_AGENT);
+        let tail = |t: &[&str]| t.iter().any(|x| lower.len() > x.len() && lower.ends_with(x));
+        set(&mut f, has(BE_DONE), F_BE_DONE);
+        set(&mut f, has(BE_NOW) || tail(&["'s", "’s", "'re", "’re"]), F_BE_NOW);
+        set(&mut f, has(HAVE) || tail(&["'ve", "’ve"]), F_HAVE);
+        let ly = lower.len() > 4 && lower.ends_with("ly") && !has(NOT_ADVERBS);
+        set(&mut f, has(ADVERBS) || ly, F_ADVERB);
+        set(&mut f, has(DONE_ADVERBS), F_DONE_ADVERB);
+        set(&mut f, has(DETERMINERS), F_DETERMINER);
+        set(&mut f, has(PREPOSITIONS), F_PREPOSITION);
+        set(&mut f, has(META_PREPOSITIONS), F_META_PREP);
+        set(&mut f, has(PARTICLES), F_PARTICLE);
+        set(&mut f, has(PRONOUNS), F_PRONOUN);
+        set(&mut f, has(GENERIC_NOUNS), F_GENERIC);
+        set(&mut f, stop, F_STOP);
+        set(&mut f, lower == "by", F_BY);
+        set(&mut f, is_numeral(lower.trim_start_matches('$')), F_NUMBER);
+        set(
+            &mut f,
+            matches!(lower, "me" | "us" | "myself" | "ourselves"),
+            F_AGENT_OBJECT,
+        );
+        set(&mut f, has(NEAR_IRREALIS), F_NEAR_IRREALIS);
+        WordInfo {
+            verb: if one_piece { verb } else { None },
+            action: action_noun(lower).or_else(|| action_noun(norm)),
+            flags: f,
+        }
+    }
+
+    fn is(&self, flag: u32) -> bool {
+        self.flags & flag != 0
+    }
+}
+
+/// One claim as read from the text, before matching.
+#[derive(Debug, Clone)]
+pub(super) struct RawClaim {
+    /// Lexeme index of the verb.
+    pub verb_lexeme: usize,
+    /// The base of the action claimed (after light-verb resolution).
+    pub base: &'static str,
+    /// True when any state-changing call backs it (a vague light verb with no action noun).
+    pub vague: bool,
+    /// The lexemes of the object phrase (content words and code spans), in text order.
+    pub object: Vec<usize>,
+    /// The lexemes of the phrase after `to`/`from`/`into`/`on` (for verbs that add or remove).
+    pub target: Vec<usize>,
+    /// Active or passive.
+    pub voice: Voice,
+    /// Byte span of the claim as written (verb and object).
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Reads the claims of a lexed text. `info[i]` describes `lexemes[i]`; `sentence_is_question[s]`
+/// tells whether sentence `s` ends with a question mark.
+pub(super) fn claims(
+    lexemes: &[Lexeme],
+    info: &[WordInfo],
+    sentence_is_question: &[bool],
+) -> Vec<RawClaim> {
+    let mut out = Vec::new();
+    for (li, l) in lexemes.iter().enumerate() {
+        let Some(verb) = info[li].verb else { continue };
+        if l.kind != Kind::Word || !matches!(verb.form, Form::Past | Form::BaseOrPast) {
+            continue;
+        }
+        if sentence_is_question.get(l.sentence).copied().unwrap_or(false) {
+            continue;
+        }
+        if let Some(c) = read_claim(lexemes, info, li, verb) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// How far back or ahead a clause is read (lexemes). Clauses are short; the bound keeps a text
+/// without punctuation linear.
+const REACH: usize = 40;
+
+fn is_boundary(l: &Lexeme, w: &WordInfo) -> bool {
+    matches!(l.kind, Kind::Clause | Kind::Sep) || (l.kind == Kind::Word && w.is(F_BOUNDARY))
+}
+
+fn read_claim(
+    lexemes: &[Lexeme],
+    info: &[WordInfo],
+    li: usize,
+    verb: VerbForm,
+) -> Option<RawClaim> {
+    let sentence = lexemes[li].sentence;
+    let same = |j: usize| lexemes[j].sentence == sentence;
+
+    // Rule 4: right after a determiner, a possessive, a preposition, or a label's `:`.
+    if let Some(p) = li.checked_sub(1).filter(|&p| same(p)) {
+        let (pl, pw) = (&lexemes[p], &info[p]);
+        if pl.kind == Kind::Word && (pw.is(F_DETERMINER) || pw.is(F_PREPOSITION)) {
+            return None;
+        }
+    }
+
+    // Rules 3 and 5: read back to the clause start.
+    let mut subject: Option<usize> = None;
+    let mut be_done = false;
+    let mut be_now = false;
+    let mut done_adverb = false;
+    let mut after_label = false;
+    let mut j = li;
+    let floor = li.saturating_sub(REACH);
+    while j > floor {
+        j -= 1;
+        if !same(j) {
+            break;
+        }
+        let (l, w) = (&lexemes[j], &info[j]);
+        if is_boundary(l, w) {
+            after_label = l.kind == Kind::Sep && subject.is_none() && j + 1 == li;
+            if subject.is_none() && l.kind == Kind::Word && w.is(F_RELATIVE) {
+                // "the order that was cancelled": a description.
+                return None;
+            }
+            break;
+        }
+        if l.kind != Kind::Word {
+            if subject.is_none() {
+                subject = Some(j);
+            }
+            continue;
+        }
+        if w.is(F_NEGATOR) || w.is(F_IRREALIS) || (subject.is_none() && w.is(F_NEAR_IRREALIS)) {
+            return None;
+        }
+        if subject.is_some() {
+            continue;
+        }
+        if w.is(F_AGENT) {
+            subject = Some(j);
+            continue;
+        }
+        let aux = w.is(F_BE_DONE) || w.is(F_BE_NOW) || w.is(F_HAVE);
+        if aux && (w.is(F_PRONOUN) || w.is(F_RELATIVE)) {
+            // "it's been cancelled", "that's updated": pronoun and auxiliary in one word.
+            be_done |= w.is(F_BE_DONE);
+            be_now |= w.is(F_BE_NOW);
+            subject = Some(j);
+            continue;
+        }
+        if aux {
+            be_done |= w.is(F_BE_DONE);
+            be_now |= w.is(F_BE_NOW);
+            continue;
+        }
+        if w.is(F_ADVERB) {
+            done_adverb |= w.is(F_DONE_ADVERB);
+            continue;
+        }
+        subject = Some(j);
+    }
+
+    // What follows the verb in its clause.
+    let next = next_in_clause(lexemes, info, li);
+    let object_follows = next.is_some_and(|n| starts_object(&lexemes[n], &info[n]));
+
+    // Rule 4: "Created on May 12", "Status: cancelled".
+    let clause_opening = subject.is_none();
+    if clause_opening && !be_done && !be_now {
+        if after_label && !object_follows {
+            return None;
+        }
+        if next.is_some_and(|n| lexemes[n].kind == Kind::Word && info[n].is(F_META_PREP)) {
+            return None;
+        }
+    }
+
+    let passive_aux = be_done || (be_now && done_adverb);
+    if be_now && !be_done && !done_adverb {
+        return None;
+    }
+    let voice = match subject {
+        None => {
+            if be_done || be_now {
+                Voice::Passive
+            } else {
+                Voice::Active
+            }
+        }
+        Some(s) => {
+            let w = &info[s];
+            if w.is(F_AGENT) && !passive_aux {
+                Voice::Active
+            } else if passive_aux {
+                Voice::Passive
+            } else if w.is(F_PRONOUN) || object_follows {
+                // "you cancelled it", "the airline cancelled your flight".
+                return None;
+            } else {
+                // "Order #W48 cancelled.": a reduced passive.
+                Voice::Passive
+            }
+        }
+    };
+    if voice == Voice::Passive && by_someone_else(lexemes, info, li) {
+        return None;
+    }
+
+    let (object, target, end) = match voice {
+        Voice::Active => object_after(lexemes, info, li),
+        Voice::Passive => {
+            let np = subject.map_or_else(Vec::new, |s| phrase_before(lexemes, info, s));
+            (np, Vec::new(), lexemes[li].end)
+        }
+    };
+    let start = match voice {
+        Voice::Passive => object
+            .first()
+            .map_or(lexemes[li].start, |&f| lexemes[f].start.min(lexemes[li].start)),
+        Voice::Active => lexemes[li].start,
+    };
+
+    // Light verbs take the action from an action noun.
+    let mut base = verb.base;
+    let mut vague = false;
+    let mut object = object;
+    if is_light_verb(base) {
+        let head = object.last().copied();
+        match head.and_then(|h| action_noun_of(lexemes, info, h)) {
+            Some(action) => {
+                base = action;
+                // "processed the cancellation of your order": the order is the object.
+                object = match voice {
+                    Voice::Active => of_phrase(lexemes, info, li),
+                    Voice::Passive => Vec::new(),
+                };
+            }
+            None if is_vague_verb(base) => vague = true,
+            None => {}
+        }
+    }
+    if object
+        .iter()
+        .all(|&o| lexemes[o].kind == Kind::Word && info[o].is(F_GENERIC))
+    {
+        object.clear();
+    }
+    let target = if is_into_verb(base) { target } else { Vec::new() };
+    Some(RawClaim {
+        verb_lexeme: li,
+        base,
+        vague,
+        object,
+        target,
+        voice,
+        start,
+        end: end.max(lexemes[li].end),
+    })
+}
+
+/// The action an object head names, when it is an action noun (`refund`, `cancellation`).
+fn action_noun_of(lexemes: &[Lexeme], info: &[WordInfo], head: usize) -> Option<&'static str> {
+    (lexemes[head].kind == Kind::Word)
+        .then_some(info[head].action)
+        .flatten()
+}
+
+/// The next lexeme after `li` in its clause, skipping adverbs and particles.
+fn next_in_clause(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> Option<usize> {
+    let sentence = lexemes[li].sentence;
+    for j in li + 1..lexemes.len().min(li + 1 + REACH) {
+        let (l, w) = (&lexemes[j], &info[j]);
+        if l.sentence != sentence || is_boundary(l, w) {
+            return None;
+        }
+        if l.kind == Kind::Word && (w.is(F_ADVERB) || w.is(F_PARTICLE)) {
+            continue;
+        }
+        return Some(j);
+    }
+    None
+}
+
+/// True when a lexeme can start a direct object: a quoted name, a number, a determiner or
+/// pronoun, or a content word (not a preposition or another verb form).
+fn starts_object(l: &Lexeme, w: &WordInfo) -> bool {
+    match l.kind {
+        Kind::Quoted => true,
+        Kind::Word => !w.is(F_PREPOSITION) && !w.is(F_BY) && w.verb.is_none(),
+        _ => false,
+    }
+}
+
+/// True when the clause after a passive verb names someone else as its doer ("by the airline").
+fn by_someone_else(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> bool {
+    let sentence = lexemes[li].sentence;
+    let mut j = li + 1;
+    while j < lexemes.len().min(li + 1 + REACH) {
+        let (l, w) = (&lexemes[j], &info[j]);
+        if l.sentence != sentence || is_boundary(l, w) {
+            return false;
+        }
+        if l.kind == Kind::Word && w.is(F_BY) {
+            // The doer: the first word after `by` that is not a determiner.
+            for k in j + 1..lexemes.len().min(j + 6) {
+                let (l2, w2) = (&lexemes[k], &info[k]);
+                if l2.sentence != sentence || is_boundary(l2, w2) {
+                    return false;
+                }
+                if l2.kind == Kind::Word && w2.is(F_DETERMINER) {
+                    continue;
+                }
+                return l2.kind == Kind::Word
+                    && !w2.is(F_AGENT_OBJECT)
+                    && !w2.is(F_NUMBER)
+                    && w2.verb.is_none();
+            }
+            return false;
+        }
+        j += 1;
+    }
+    false
+}
+
+/// The object phrase after an active verb, the target phrase after its first preposition, and
+/// the byte end of the object as written.
+fn object_after(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> (Vec<usize>, Vec<usize>, usize) {
+    let sentence = lexemes[li].sentence;
+    let mut object = Vec::new();
+    let mut target = Vec::new();
+    let mut end = lexemes[li].end;
+    let mut in_target = false;
+    let mut started = false;
+    for j in li + 1..lexemes.len().min(li + 1 + REACH) {
+        let (l, w) = (&lexemes[j], &info[j]);
+        if l.sentence != sentence || is_boundary(l, w) {
+            break;
+        }
+        match l.kind {
+            Kind::Quoted => {
+                if in_target {
+                    target.push(j);
+                } else {
+                    object.push(j);
+                    end = l.end;
+                    started = true;
+                }
+            }
+            Kind::Word => {
+                if w.verb.is_some() {
+                    break;
+                }
+                if w.is(F_PREPOSITION) || w.is(F_BY) {
+                    if in_target {
+                        break;
+                    }
+                    in_target = true;
+                    continue;
+                }
+                if !started && !in_target && w.is(F_PRONOUN) {
+                    // "transferred you to ...": the pronoun is the object; nothing to check.
+                    if !w.is(F_DETERMINER) {
+                        return (Vec::new(), Vec::new(), l.end);
+                    }
+                }
+                if w.is(F_STOP) || w.is(F_ADVERB) || w.is(F_PARTICLE) || w.is(F_NUMBER) {
+                    if (started || !target.is_empty()) && w.is(F_DETERMINER) {
+                        // A new phrase begins: only when we were in the object, it ends.
+                        if !in_target {
+                            continue;
+                        }
+                    }
+                    continue;
+                }
+                if in_target {
+                    target.push(j);
+                } else {
+                    object.push(j);
+                    end = l.end;
+                    started = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    (object, target, end)
+}
+
+/// The phrase after the first `of`/`for` following `li`, in its clause.
+fn of_phrase(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> Vec<usize> {
+    let sentence = lexemes[li].sentence;
+    let mut out = Vec::new();
+    let mut inside = false;
+    for j in li + 1..lexemes.len().min(li + 1 + REACH) {
+        let (l, w) = (&lexemes[j], &info[j]);
+        if l.sentence != sentence || is_boundary(l, w) {
+            break;
+        }
+        match l.kind {
+            Kind::Word if w.is(F_PREPOSITION) => {
+                if inside {
+                    break;
+                }
+                inside = true;
+            }
+            Kind::Word if inside && !(w.is(F_STOP) || w.is(F_NUMBER) || w.verb.is_some()) => {
+                out.push(j)
+            }
+            Kind::Quoted if inside => out.push(j),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The noun phrase that ends at `s` (a passive claim's subject), in text order.
+fn phrase_before(lexemes: &[Lexeme], info: &[WordInfo], s: usize) -> Vec<usize> {
+    let sentence = lexemes[s].sentence;
+    let mut out = Vec::new();
+    let mut j = s + 1;
+    let floor = s.saturating_sub(8);
+    while j > floor {
+        j -= 1;
+        let (l, w) = (&lexemes[j], &info[j]);
+        if l.sentence != sentence || is_boundary(l, w) {
+            break;
+        }
+        match l.kind {
+            Kind::Quoted => out.push(j),
+            Kind::Word => {
+                if w.is(F_PRONOUN) || w.is(F_STOP) || w.is(F_PREPOSITION) || w.verb.is_some() {
+                    break;
+                }
+                out.push(j);
+            }
+            _ => break,
+        }
+    }
+    out.reverse();
+    out
+}
