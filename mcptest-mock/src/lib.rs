@@ -167,4 +167,6 @@ pub use load::{LoadError, MAX_TOOLS_FILE_BYTES, Problem};
 pub use log::LogLevel;
 pub use mcptest_core::yaml::Pos;
 pub use mock::{ChildMock, InProcessMock, Mock, MockCommand, MockError, run};
-pub use tools::{Annotations, Answer, Resource, ServerInfo, Tool, ToolResult, ToolsFile, UnknownTool};
+pub use tools::{
+    Annotations, Answer, Resource, ServerInfo, Tool, ToolResult, ToolsFile, UnknownTool,
+};

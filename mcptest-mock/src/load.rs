@@ -1,7 +1,9 @@
 //! Reading a tools file: YAML nodes to the [`ToolsFile`] model, every mistake gathered with
 //! its line and column and what to do about it.
 
-use crate::tools::{Annotations, Answer, Resource, ServerInfo, Tool, ToolResult, ToolsFile, text_block};
+use crate::tools::{
+    Annotations, Answer, Resource, ServerInfo, Tool, ToolResult, ToolsFile, text_block,
+};
 use mcptest_core::yaml::{self, Kind, Limits, Node, NotJson, Pos, Reason};
 use serde_json::{Value, json};
 use std::collections::HashMap;
