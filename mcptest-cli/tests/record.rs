@@ -127,6 +127,7 @@ const WEATHER_TOOLS: &str = r#"
 tools:
   - name: get_weather
     description: Current weather for a city.
+    annotations: { readOnlyHint: true, destructiveHint: false }
     input_schema:
       type: object
       properties: { city: { type: string } }
@@ -396,6 +397,18 @@ fn anthropic_e2e() -> Result<(), Failed> {
         check(
             mcp.iter().filter(|m| m["method"] == "tools/call").count() == 2,
             "two MCP tools/call exchanges",
+        )?;
+        // The mock's annotations reach the cassette, as the narrative check reads them.
+        let list = mcp
+            .iter()
+            .find(|m| m["method"] == "tools/list")
+            .ok_or("a tools/list exchange")?;
+        check(
+            list["server"] == "weather"
+                && list["tools"]
+                    == json!([{"name": "get_weather",
+                               "annotations": {"readOnlyHint": true, "destructiveHint": false}}]),
+            format!("the tools/list exchange keeps annotations: {list}"),
         )?;
     }
     check(

@@ -35,6 +35,9 @@
 //!
 //!   - name: search_docs
 //!     description: Full-text search over the documentation.
+//!     annotations:               # optional MCP tool annotations, served in tools/list
+//!       readOnlyHint: true
+//!       openWorldHint: false
 //!     input_schema:
 //!       type: object
 //!       properties: { query: { type: string, minLength: 1 } }
@@ -58,6 +61,12 @@
 //! each key present with a containing value (objects are subsets, lists match in any order,
 //! `1 == 1.0`). A tool with an `output_schema` must give every non-error answer `json:` that
 //! fits it.
+//!
+//! A tool's `annotations:` ([`Annotations`]) are MCP's hints about it, under MCP's own
+//! (camelCase) names: `title` (a string), `readOnlyHint`, `destructiveHint`, `idempotentHint`
+//! and `openWorldHint` (true or false). Hints not written are not sent. A recorder keeps them,
+//! and mcptest's narrative check reads `readOnlyHint` and `destructiveHint` to tell whether a
+//! tool mutates state.
 //!
 //! Arguments that fail a tool's input schema get an `isError` result that says why; a call to
 //! a tool the file does not declare is a JSON-RPC error (-32602). A tools file that cannot be
@@ -158,4 +167,6 @@ pub use load::{LoadError, MAX_TOOLS_FILE_BYTES, Problem};
 pub use log::LogLevel;
 pub use mcptest_core::yaml::Pos;
 pub use mock::{ChildMock, InProcessMock, Mock, MockCommand, MockError, run};
-pub use tools::{Answer, Resource, ServerInfo, Tool, ToolResult, ToolsFile, UnknownTool};
+pub use tools::{
+    Annotations, Answer, Resource, ServerInfo, Tool, ToolResult, ToolsFile, UnknownTool,
+};

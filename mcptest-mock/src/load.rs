@@ -1,7 +1,9 @@
 //! Reading a tools file: YAML nodes to the [`ToolsFile`] model, every mistake gathered with
 //! its line and column and what to do about it.
 
-use crate::tools::{Answer, Resource, ServerInfo, Tool, ToolResult, ToolsFile, text_block};
+use crate::tools::{
+    Annotations, Answer, Resource, ServerInfo, Tool, ToolResult, ToolsFile, text_block,
+};
 use mcptest_core::yaml::{self, Kind, Limits, Node, NotJson, Pos, Reason};
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -131,8 +133,17 @@ const TOOL_KEYS: &[&str] = &[
     "description",
     "input_schema",
     "output_schema",
+    "annotations",
     "result",
     "answers",
+];
+/// MCP's own names: the one place a tools file spells keys in camelCase.
+const ANNOTATION_KEYS: &[&str] = &[
+    "title",
+    "readOnlyHint",
+    "destructiveHint",
+    "idempotentHint",
+    "openWorldHint",
 ];
 const ANSWER_KEYS: &[&str] = &["when", "text", "json", "content", "error", "is_error"];
 const RESOURCE_KEYS: &[&str] = &["uri", "name", "description", "mime_type", "text"];
@@ -175,9 +186,12 @@ impl Decoder {
                 continue;
             };
             if !allowed.contains(&key.as_str()) {
-                let hint = match snake_case(key) {
-                    Some(snake) if allowed.contains(&snake.as_str()) => {
+                let hint = match (snake_case(key), camel_case(key)) {
+                    (Some(snake), _) if allowed.contains(&snake.as_str()) => {
                         format!("; write `{snake}` (tools files spell keys in snake_case)")
+                    }
+                    (_, Some(camel)) if allowed.contains(&camel.as_str()) => {
+                        format!("; write `{camel}` (annotations keep MCP's camelCase names)")
                     }
                     _ => match mcptest_core::suggest::did_you_mean(key, allowed) {
                         Some(close) => format!("; did you mean `{close}`?"),
@@ -388,6 +402,9 @@ impl Decoder {
             let pos = m.get("output_schema").map_or(node.pos, |(_, n)| n.pos);
             self.compile(s, pos, "output_schema")
         });
+        let annotations = m
+            .get("annotations")
+            .and_then(|(_, n)| self.annotations(n, &label));
         let properties: Option<Vec<String>> = input_schema
             .as_ref()
             .and_then(|s| s.get("properties"))
@@ -464,9 +481,48 @@ impl Decoder {
             description,
             input_schema: input_schema?,
             output_schema,
+            annotations,
             answers: answers?,
             pos: node.pos,
             validator: Arc::new(validator?),
+        })
+    }
+
+    /// A tool's `annotations:` block: MCP's hint names, booleans, and a string `title`.
+    fn annotations(&mut self, node: &Node, label: &str) -> Option<Annotations> {
+        let what = format!("the `annotations:` of {label}");
+        let m = self.map(node, &what, ANNOTATION_KEYS)?;
+        let before = self.problems.len();
+        let mut hint = |key: &str| -> Option<bool> {
+            let (_, n) = m.get(key)?;
+            match n.kind {
+                Kind::Bool(b) => Some(b),
+                _ => {
+                    self.problem(
+                        n.pos,
+                        format!(
+                            "`{key}` is true or false, found {}; write `{key}: true` or \
+                             `{key}: false` (unquoted)",
+                            n.type_name()
+                        ),
+                    );
+                    None
+                }
+            }
+        };
+        let annotations = Annotations {
+            title: None,
+            read_only_hint: hint("readOnlyHint"),
+            destructive_hint: hint("destructiveHint"),
+            idempotent_hint: hint("idempotentHint"),
+            open_world_hint: hint("openWorldHint"),
+        };
+        let title = m
+            .get("title")
+            .and_then(|(_, n)| self.string(n, "`title` in `annotations:`"));
+        (self.problems.len() == before).then_some(Annotations {
+            title,
+            ..annotations
         })
     }
 
@@ -828,6 +884,27 @@ fn snake_case(key: &str) -> Option<String> {
         if c.is_ascii_uppercase() {
             out.push('_');
             out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    Some(out)
+}
+
+/// `read_only_hint` -> `readOnlyHint`; `None` when `key` has no underscore between letters.
+fn camel_case(key: &str) -> Option<String> {
+    let trimmed = key.trim_matches('_');
+    if !trimmed.contains('_') {
+        return None;
+    }
+    let mut out = String::new();
+    let mut upper = false;
+    for c in trimmed.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.push(c.to_ascii_uppercase());
+            upper = false;
         } else {
             out.push(c);
         }

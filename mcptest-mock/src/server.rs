@@ -28,7 +28,7 @@ use rmcp::model::{
     ContentBlock, CustomRequest, CustomResult, ErrorCode, ErrorData, JsonRpcMessage,
     ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
     ReadResourceResponse, ReadResourceResult, RequestId, ServerCapabilities, ServerConfig,
-    ServerJsonRpcMessage, ServerResult,
+    ServerJsonRpcMessage, ServerResult, ToolAnnotations,
 };
 use rmcp::service::{RequestContext, RoleServer, RxJsonRpcMessage, ServerInitializeError};
 use rmcp::transport::Transport;
@@ -96,9 +96,20 @@ impl Session {
                 v
             })
             .collect();
-        let tools: ListToolsResult =
+        let mut tools: ListToolsResult =
             serde_json::from_value(json!({ "tools": tools, "resultType": "complete" }))
                 .map_err(|e| format!("cannot list the tools: {e}"))?;
+        for (listed, t) in tools.tools.iter_mut().zip(&file.tools) {
+            listed.annotations = t.annotations.as_ref().map(|a| {
+                ToolAnnotations::from_raw(
+                    a.title.clone(),
+                    a.read_only_hint,
+                    a.destructive_hint,
+                    a.idempotent_hint,
+                    a.open_world_hint,
+                )
+            });
+        }
         let resources: Vec<Value> = file
             .resources
             .iter()

@@ -56,6 +56,8 @@ pub struct Tool {
     pub input_schema: Value,
     /// The JSON Schema of its structured results, when it declares one.
     pub output_schema: Option<Value>,
+    /// MCP tool annotations (`annotations:`), sent in `tools/list` when given.
+    pub annotations: Option<Annotations>,
     /// The answers, tried in order; the first whose `when:` matches is the result.
     pub answers: Vec<Answer>,
     /// Where the tool is written in the file.
@@ -71,10 +73,30 @@ impl fmt::Debug for Tool {
             .field("description", &self.description)
             .field("input_schema", &self.input_schema)
             .field("output_schema", &self.output_schema)
+            .field("annotations", &self.annotations)
             .field("answers", &self.answers)
             .field("pos", &self.pos)
             .finish_non_exhaustive()
     }
+}
+
+/// MCP tool annotations: hints a client may use about a tool (MCP 2025-03-26 and later). All
+/// are optional; a hint not given is left out of `tools/list`, and a client applies MCP's
+/// default (`readOnlyHint` false, `destructiveHint` true, `idempotentHint` false,
+/// `openWorldHint` true).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Annotations {
+    /// `title`: a human-readable title for the tool.
+    pub title: Option<String>,
+    /// `readOnlyHint`: the tool does not modify its environment.
+    pub read_only_hint: Option<bool>,
+    /// `destructiveHint`: the tool may perform destructive updates (meaningful when not
+    /// read-only).
+    pub destructive_hint: Option<bool>,
+    /// `idempotentHint`: calling it again with the same arguments has no further effect.
+    pub idempotent_hint: Option<bool>,
+    /// `openWorldHint`: the tool interacts with an open world of external entities.
+    pub open_world_hint: Option<bool>,
 }
 
 /// One possible answer of a tool.

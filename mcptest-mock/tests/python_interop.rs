@@ -8,7 +8,7 @@
 mod common;
 
 use common::examples_tools;
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -148,6 +148,12 @@ fn basic(mode: &str, protocol: &str) {
     assert_eq!(tools[0]["inputSchema"]["required"][0], "city");
     assert!(tools[0]["outputSchema"].is_object());
     assert_eq!(tools[0]["title"], "Current weather");
+    assert_eq!(
+        tools[2]["annotations"],
+        json!({"readOnlyHint": true, "openWorldHint": false}),
+        "the Python SDK reads the annotations"
+    );
+    assert!(tools[0].get("annotations").is_none(), "{}", tools[0]);
 
     let c = call(&lines, "structured");
     assert_eq!(c["ok"], true);

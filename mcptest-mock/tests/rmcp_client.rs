@@ -242,3 +242,48 @@ fn the_in_process_and_file_apis_agree() {
     let m = Mock::new(file.clone());
     assert_eq!(m.tools_file().tools.len(), file.tools.len());
 }
+
+#[tokio::test]
+async fn annotations_from_the_tools_file_reach_rmcps_client() {
+    let file = ToolsFile::from_yaml_str(
+        "t.yml",
+        r#"
+tools:
+  - name: lookup
+    title: Look up
+    annotations:
+      title: Look up a record
+      readOnlyHint: true
+      openWorldHint: false
+    result: { text: found }
+  - name: purge
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true }
+    result: { text: gone }
+  - name: plain
+    result: { text: hi }
+"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let (m, stream) = Mock::new(file).log(LogLevel::Off).start().expect("start");
+    let client: Client = ().serve(stream).await.expect("initialize");
+    let tools = client.list_all_tools().await.expect("tools/list");
+    let wire: Vec<Value> = tools
+        .iter()
+        .map(|t| serde_json::to_value(t).unwrap_or_default())
+        .collect();
+    assert_eq!(wire.len(), 3);
+    assert_eq!(wire[0]["title"], "Look up");
+    assert_eq!(
+        wire[0]["annotations"],
+        json!({"title": "Look up a record", "readOnlyHint": true, "openWorldHint": false})
+    );
+    assert_eq!(
+        wire[1]["annotations"],
+        json!({"readOnlyHint": false, "destructiveHint": true, "idempotentHint": true})
+    );
+    assert!(wire[2].get("annotations").is_none(), "{}", wire[2]);
+    let read_only = tools[0].annotations.as_ref().and_then(|a| a.read_only_hint);
+    assert_eq!(read_only, Some(true));
+    client.cancel().await.expect("close");
+    m.shutdown().await.expect("shutdown");
+}

@@ -3,7 +3,7 @@
 
 mod common;
 
-use mcptest_mock::{ToolResult, ToolsFile};
+use mcptest_mock::{Annotations, ToolResult, ToolsFile};
 use serde_json::json;
 
 fn load(text: &str) -> ToolsFile {
@@ -405,4 +405,80 @@ fn duplicate_keys_and_hostile_files_are_errors() {
     );
     assert!(one_error(&big).contains("more than the 16777216"));
     assert!(one_error("a: 1\n---\nb: 2\n").contains("one YAML document"));
+}
+
+#[test]
+fn annotations_load_with_their_mcp_names() {
+    let f = load(
+        r#"
+tools:
+  - name: lookup
+    annotations:
+      title: Look up
+      readOnlyHint: true
+      destructiveHint: false
+      idempotentHint: true
+      openWorldHint: false
+    result: { text: hi }
+  - name: plain
+    result: { text: hi }
+"#,
+    );
+    assert_eq!(
+        f.tools[0].annotations,
+        Some(Annotations {
+            title: Some("Look up".into()),
+            read_only_hint: Some(true),
+            destructive_hint: Some(false),
+            idempotent_hint: Some(true),
+            open_world_hint: Some(false),
+        })
+    );
+    assert_eq!(f.tools[1].annotations, None);
+}
+
+#[test]
+fn annotation_mistakes_are_load_errors_with_what_to_do() {
+    assert_eq!(
+        one_error(
+            "tools:\n  - name: lookup\n    annotations:\n      readonlyHint: true\n    \
+             result: {text: hi}\n"
+        ),
+        "t.yml:4:7: unknown key `readonlyHint` in the `annotations:` of tool `lookup`; did you \
+         mean `readOnlyHint`?"
+    );
+    assert_eq!(
+        one_error(
+            "tools:\n  - name: lookup\n    annotations: {read_only_hint: true}\n    \
+             result: {text: hi}\n"
+        ),
+        "t.yml:3:19: unknown key `read_only_hint` in the `annotations:` of tool `lookup`; \
+         write `readOnlyHint` (annotations keep MCP's camelCase names)"
+    );
+    assert_eq!(
+        one_error(
+            "tools:\n  - name: lookup\n    annotations:\n      readOnlyHint: \"true\"\n    \
+             result: {text: hi}\n"
+        ),
+        "t.yml:4:21: `readOnlyHint` is true or false, found a string; write `readOnlyHint: \
+         true` or `readOnlyHint: false` (unquoted)"
+    );
+    let e = errors(
+        "tools:\n  - name: lookup\n    annotations:\n      destructiveHint: 1\n      \
+         title: [x]\n      sideEffects: none\n    result: {text: hi}\n",
+    );
+    assert_eq!(e.len(), 3, "{e:#?}");
+    assert!(e[0].starts_with("t.yml:4:24: `destructiveHint` is true or false, found an integer"));
+    assert!(e[1].starts_with("t.yml:5:14: `title` in `annotations:` is a string, found a list"));
+    assert!(
+        e[2].starts_with(
+            "t.yml:6:7: unknown key `sideEffects` in the `annotations:` of tool `lookup`; \
+             expected one of: title, readOnlyHint,"
+        ),
+        "{e:#?}"
+    );
+    assert_eq!(
+        one_error("tools:\n  - name: lookup\n    annotations: true\n    result: {text: hi}\n"),
+        "t.yml:3:18: the `annotations:` of tool `lookup` is a map of keys, found a boolean"
+    );
 }

@@ -55,6 +55,21 @@
 //! from the suite and fails a cell whose cassette no longer matches it
 //! ([`mcptest_core::request::check_cassette`]).
 //!
+//! `mcp_exchanges` holds, per server, its `initialize` and its `tools/list`, then every
+//! `tools/call`. A `tools/list` keeps each tool's `name`, and its `title` and MCP
+//! `annotations` (`readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`,
+//! `title`) when the server sent them; descriptions and schemas are in `meta.tools`:
+//!
+//! ```json
+//! {"server": "docs", "method": "tools/list", "started_ms": 0, "ended_ms": 4,
+//!  "tools": [{"name": "search", "title": "Search", "annotations": {"readOnlyHint": true}},
+//!            {"name": "delete_page"}]}
+//! ```
+//!
+//! The narrative check reads these annotations to tell whether a tool mutates state. Cassettes
+//! recorded before annotations were kept list plain names (`"tools": ["search"]`); they still
+//! replay as fresh, since the stale-cassette check reads `meta.tools`, not this list.
+//!
 //! Secrets never reach the file: headers are stored by allow-list ([`http::STORED_HEADERS`]:
 //! never `x-api-key`, `authorization` or cookies); the API key, every variable a server
 //! entry passes through, and every credential-named variable of the environment are

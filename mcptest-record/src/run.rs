@@ -78,13 +78,8 @@ pub(crate) fn record_run(setup: &RunSetup<'_>) -> Result<(Run, RunStats), Record
             "server": l.server, "method": "initialize", "result": l.info,
             "started_ms": l.started_ms, "ended_ms": l.ended_ms,
         }));
-        let names: Vec<&str> = l
-            .tools
-            .iter()
-            .filter_map(|t| t.get("name").and_then(Value::as_str))
-            .collect();
         log.mcp.push(json!({
-            "server": l.server, "method": "tools/list", "tools": names,
+            "server": l.server, "method": "tools/list", "tools": listed_tools(&l.tools),
             "started_ms": l.started_ms, "ended_ms": l.ended_ms,
         }));
     }
@@ -111,6 +106,27 @@ pub(crate) fn record_run(setup: &RunSetup<'_>) -> Result<(Run, RunStats), Record
         assemble(setup, tools, log, &clock, stop_reason, model_stop_reason),
         stats,
     ))
+}
+
+/// The `tools` of a `tools/list` exchange: per tool, its `name`, and its `title` and
+/// `annotations` (MCP's `readOnlyHint`, `destructiveHint`, ... as the server sent them) when
+/// it has them. Descriptions and schemas are left out: `meta.tools` holds them, and the
+/// replay reads this list only to tell which tools mutate.
+fn listed_tools(tools: &[Value]) -> Vec<Value> {
+    tools
+        .iter()
+        .filter_map(|t| {
+            let name = t.get("name").and_then(Value::as_str)?;
+            let mut kept = Map::new();
+            kept.insert("name".into(), name.into());
+            for key in ["title", "annotations"] {
+                if let Some(v) = t.get(key).filter(|v| !v.is_null()) {
+                    kept.insert(key.into(), v.clone());
+                }
+            }
+            Some(Value::Object(kept))
+        })
+        .collect()
 }
 
 /// What a run accumulates.
@@ -682,5 +698,31 @@ fn assemble(
         exchanges,
         meta,
         extra,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::listed_tools;
+    use serde_json::json;
+
+    #[test]
+    fn listed_tools_keep_name_title_and_annotations_only() {
+        let tools = [
+            json!({"name": "search", "title": "Search", "description": "Full-text search.",
+                   "inputSchema": {"type": "object"},
+                   "annotations": {"readOnlyHint": true, "openWorldHint": false}}),
+            json!({"name": "delete", "description": "Delete a page.",
+                   "inputSchema": {"type": "object"}, "outputSchema": {"type": "object"}}),
+            json!({"title": "no name"}),
+        ];
+        assert_eq!(
+            listed_tools(&tools),
+            [
+                json!({"name": "search", "title": "Search",
+                       "annotations": {"readOnlyHint": true, "openWorldHint": false}}),
+                json!({"name": "delete"}),
+            ]
+        );
     }
 }

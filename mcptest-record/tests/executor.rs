@@ -1,6 +1,7 @@
 //! The recorder as a library: the fault executor in virtual time (`slow`, `recover_after`,
 //! a delay past the deadline), a real hang cancelled at the deadline, unknown tools, wire
-//! names that needed fitting, `max_turns` and `max_tokens`.
+//! names that needed fitting, `max_turns` and `max_tokens`, and the tool annotations a
+//! server lists kept in the cassette.
 //!
 //! The model is scripted on a local port; the suites' server is the mock MCP server, served
 //! by this very executable when started as `executor --serve-mock TOOLS.yml [FAULT]`.
@@ -49,6 +50,10 @@ fn main() -> std::process::ExitCode {
         ),
         Trial::test("max_tokens_ends_the_run", max_tokens_ends_the_run),
         Trial::test(
+            "tool_annotations_are_kept_in_the_tools_list_exchange",
+            tool_annotations_kept,
+        ),
+        Trial::test(
             "overload_is_retried_and_refusals_explained",
             retries_and_api_errors,
         ),
@@ -67,7 +72,9 @@ fn check(cond: bool, what: impl std::fmt::Display) -> Result<(), Failed> {
 const TOOLS: &str = r#"
 tools:
   - name: search.v2
+    title: Search
     description: Search the documentation.
+    annotations: { readOnlyHint: true, openWorldHint: false }
     input_schema:
       type: object
       properties: { q: { type: string } }
@@ -446,6 +453,42 @@ fn unknown_tools_and_max_turns() -> Result<(), Failed> {
     check(
         mcp.iter().filter(|m| m["method"] == "tools/call").count() == 2,
         "the unknown tool was never sent",
+    )?;
+    Ok(())
+}
+
+fn tool_annotations_kept() -> Result<(), Failed> {
+    let dir = tempfile::tempdir()?;
+    let model = FakeModel::start(|_: &Value| end("Nothing to do."));
+    let (_, cassette) = record(
+        dir.path(),
+        &model,
+        None,
+        "agents:\n  - name: a\n    model: m\n    servers: [docs]\n    prompt: Hi.\n",
+    )?;
+    let run = &cassette.runs[0];
+    let mcp = run.extra["mcp_exchanges"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let list = mcp
+        .iter()
+        .find(|m| m["method"] == "tools/list")
+        .ok_or("a tools/list exchange")?;
+    check(list["server"] == "docs", format!("{list}"))?;
+    // Name, title and annotations only: no description, no schema.
+    check(
+        list["tools"]
+            == json!([
+                {"name": "search.v2", "title": "Search",
+                 "annotations": {"readOnlyHint": true, "openWorldHint": false}},
+                {"name": "open"},
+            ]),
+        format!("the listed tools: {}", list["tools"]),
+    )?;
+    check(
+        list["started_ms"].is_u64() && list["ended_ms"].is_u64(),
+        format!("timed: {list}"),
     )?;
     Ok(())
 }
