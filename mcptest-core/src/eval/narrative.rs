@@ -129,7 +129,7 @@ use crate::trace::{Run, ToolCall, split_wire_name};
 use evidence::{CallEvidence, NameFacts};
 use fasthash::{HashMap, HashSet};
 use grammar::{RawClaim, WordInfo};
-use lexicon::{is_numeral, is_stopword, normalize, verb_class, verb_form};
+use lexicon::{is_money_verb, is_numeral, is_stopword, normalize, verb_class, verb_form};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
@@ -464,6 +464,9 @@ pub fn check_narrative_with(
     cfg: &NarrativeConfig,
     hints: &ToolHints,
 ) -> NarrativeReport {
+    // A narrative written as a JSON document (`{"message": "..."}`) is read as its strings.
+    let prose = json_prose(text);
+    let text = prose.as_deref().unwrap_or(text);
     let mut vocab = Vocab::default();
     let doc = Doc::new(text, &mut vocab);
     let overrides = Overrides::new(cfg);
@@ -506,26 +509,52 @@ pub fn check_narrative_with(
     let update_class = vocab.class_ids("update");
     let mut matched: Vec<Vec<usize>> = Vec::with_capacity(claims.len());
     for claim in &claims {
-        let class = vocab.class_ids(vocab.word(claim.verb).to_string().as_str());
-        let backs = |e: &CallEvidence| {
-            if claim.vague {
-                e.can_back && e.mutating
-            } else {
-                e.backs(&class, &claim.object)
-                    || (!claim.target.is_empty() && e.backs(&update_class, &claim.target))
-            }
+        let base = vocab.word(claim.verb).to_string();
+        let class = vocab.class_ids(&base);
+        // A verb of money is checked on its verb alone; its object is an amount or a card.
+        let mut object: Vec<u32> = if is_money_verb(&base) {
+            Vec::new()
+        } else {
+            claim.object.clone()
         };
-        let mut m: Vec<usize> = (0..calls.len()).filter(|&i| backs(&evidence[i])).collect();
-        if m.is_empty() && !claim.vague {
-            // Argument values: read on demand, once per call.
-            for (i, c) in calls.iter().enumerate() {
-                if evidence[i].read_values {
-                    let executor = facts[call_name[i]].executor;
-                    evidence[i].read_values(c, executor, &mut vocab);
-                    if backs(&evidence[i]) {
-                        m.push(i);
+        let mut target = claim.target.clone();
+        let mut m: Vec<usize> = Vec::new();
+        for round in 0..3 {
+            let backs = |e: &CallEvidence| {
+                if claim.vague {
+                    e.can_back && e.mutating
+                } else {
+                    e.backs(&class, &object)
+                        || (!target.is_empty() && e.backs(&update_class, &target))
+                }
+            };
+            match round {
+                0 => m = (0..calls.len()).filter(|&i| backs(&evidence[i])).collect(),
+                1 => {
+                    // Argument values: read on demand, once per call.
+                    for (i, c) in calls.iter().enumerate() {
+                        if evidence[i].read_values {
+                            let executor = facts[call_name[i]].executor;
+                            evidence[i].read_values(c, executor, &mut vocab);
+                            if backs(&evidence[i]) {
+                                m.push(i);
+                            }
+                        }
                     }
                 }
+                _ => {
+                    // Derived words: "bag" and "baggage", "subscription" and "subscribe".
+                    object = vocab.with_prefix_kin(&object);
+                    target = vocab.with_prefix_kin(&target);
+                    let backs = |e: &CallEvidence| {
+                        e.backs(&class, &object)
+                            || (!target.is_empty() && e.backs(&update_class, &target))
+                    };
+                    m = (0..calls.len()).filter(|&i| backs(&evidence[i])).collect();
+                }
+            }
+            if !m.is_empty() || claim.vague {
+                break;
             }
         }
         for &i in &m {
@@ -707,8 +736,32 @@ pub fn check_narrative_with(
     }
 }
 
+/// The string values of a narrative that is a JSON object or array, one per line; `None` when
+/// the text is not such a document or holds no string.
+fn json_prose(text: &str) -> Option<String> {
+    let t = text.trim();
+    if !(t.starts_with('{') || t.starts_with('[')) {
+        return None;
+    }
+    let v: Value = serde_json::from_str(t).ok()?;
+    let mut out = Vec::new();
+    let mut stack = vec![&v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::String(s) => out.push(s.as_str()),
+            Value::Array(xs) => stack.extend(xs.iter().rev()),
+            Value::Object(m) => stack.extend(m.values().rev()),
+            _ => {}
+        }
+    }
+    (!out.is_empty()).then(|| out.join("\n"))
+}
+
 // ---------------------------------------------------------------------------------------------
 // Vocabulary: normalized tokens interned as small integers.
+
+/// The shortest word that takes part in prefix kinship ("bag" / "baggage").
+const MIN_KIN: usize = 3;
 
 #[derive(Default)]
 struct Vocab {
@@ -753,6 +806,29 @@ impl Vocab {
         }
     }
 
+    /// `ids` and every word that one of them begins or that begins one of them (both at least
+    /// [`MIN_KIN`] characters long): "bag" and "baggage".
+    fn with_prefix_kin(&self, ids: &[u32]) -> Vec<u32> {
+        let mut out = ids.to_vec();
+        for &id in ids {
+            let w = self.word(id);
+            if w.chars().count() < MIN_KIN {
+                continue;
+            }
+            for (k, other) in self.words.iter().enumerate() {
+                if other.chars().count() >= MIN_KIN
+                    && other != w
+                    && (other.starts_with(w) || w.starts_with(other.as_str()))
+                {
+                    out.push(k as u32);
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     fn word(&self, id: u32) -> &str {
         self.words.get(id as usize).map_or("", String::as_str)
     }
@@ -792,7 +868,7 @@ struct Doc<'t> {
     lex_toks: Vec<(usize, usize)>,
     /// Per lexeme: what the grammar knows of it.
     info: Vec<WordInfo>,
-    /// Per sentence: true when it ends with a question mark.
+    /// Per sentence: true when it claims nothing (a question, a table row).
     question: Vec<bool>,
     /// Indexed by token id: true when the token occurs in the text.
     in_text: Vec<bool>,
@@ -860,19 +936,21 @@ impl<'t> Doc<'t> {
                         let lower = s.to_lowercase();
                         let norm = normalize(&lower);
                         let stop = is_stopword(&lower) || is_stopword(&norm);
-                        WordInfo::new(&lower, &norm, one_piece, stop, verb_form(&lower))
+                        WordInfo::new(s, &lower, &norm, one_piece, stop, verb_form(&lower))
                     });
                 }
             }
             lex_toks.push((first, toks.len()));
             info.push(wi);
         }
+        // Questions claim nothing, nor do table rows (cells describe data).
         let question = lexed
             .sentences
             .iter()
             .map(|s| {
-                text.get(s.start..s.end)
-                    .is_some_and(|t| t.trim_end().ends_with(['?', '\u{FF1F}']))
+                text.get(s.start..s.end).is_some_and(|t| {
+                    t.trim_end().ends_with(['?', '\u{FF1F}']) || t.trim_start().starts_with('|')
+                })
             })
             .collect();
         let mut in_text = vec![false; vocab.words.len()];
@@ -915,12 +993,8 @@ impl<'t> Doc<'t> {
         for r in raw {
             let verb = vocab.intern(r.base);
             let head = r
-                .object
-                .iter()
-                .rev()
-                .find(|&&li| self.lexed.lexemes[li].kind == Kind::Word)
-                .or(r.object.last())
-                .and_then(|&li| self.lex_tokens(li).last())
+                .head
+                .and_then(|li| self.lex_tokens(li).last())
                 .map(|t| t.id);
             let occ = Occurrence {
                 sentence: self.lexed.lexemes[r.verb_lexeme].sentence,

@@ -6,7 +6,8 @@
 use super::Vocab;
 use super::fasthash::{HashMap, HashSet};
 use super::lexicon::{
-    action_noun, is_base_mutating_verb, is_light_verb, is_read_verb, is_state_verb, normalize,
+    action_noun, foreign_name_verb, is_base_mutating_verb, is_light_verb, is_read_verb,
+    is_state_verb, normalize,
 };
 use super::tokenize::name_pieces;
 use crate::trace::ToolCall;
@@ -63,31 +64,40 @@ pub(super) struct CallEvidence {
     /// True when its argument values may carry actions (an executor) or things (a write).
     pub read_values: bool,
     values_read: bool,
+    /// True when any object matches (a tool named in another language).
+    any_object: bool,
 }
 
 /// The actions of a tool name: its leading verb (after any namespace words) and the verbs
 /// joined to it by `or`/`and` (`create_or_update_file`); a light verb followed by an action
 /// noun also performs that action (`make_payment` pays). A name that opens with a read verb or
 /// a question (`get_cancel_policy`, `can_send_mms`) performs none.
-pub(super) fn name_actions(pieces: &[(String, String)], vocab: &mut Vocab) -> Vec<u32> {
+pub(super) fn name_actions(pieces: &[(String, String)], vocab: &mut Vocab) -> (Vec<u32>, bool) {
+    let mut foreign = false;
     let mut out = Vec::new();
+    let verb_of = |norm: &str| {
+        if is_state_verb(norm) {
+            Some(norm.to_string())
+        } else {
+            foreign_name_verb(norm).map(str::to_string)
+        }
+    };
     let mut i = 0;
     while i < pieces.len() {
         let (lower, norm) = &pieces[i];
         if QUERY_PREFIXES.contains(&lower.as_str()) || is_read_verb(lower) || is_read_verb(norm) {
-            return out;
+            return (out, false);
         }
-        if is_state_verb(norm) {
+        if verb_of(norm).is_some() {
             break;
         }
         i += 1;
     }
     while i < pieces.len() {
         let norm = &pieces[i].1;
-        if !is_state_verb(norm) {
-            break;
-        }
-        out.push(vocab.intern(norm));
+        let Some(verb) = verb_of(norm) else { break };
+        foreign |= !is_state_verb(norm);
+        out.push(vocab.intern(&verb));
         if is_light_verb(norm) {
             if let Some(a) = pieces.get(i + 1).and_then(|(_, n)| action_noun(n)) {
                 out.push(vocab.intern(a));
@@ -98,7 +108,7 @@ pub(super) fn name_actions(pieces: &[(String, String)], vocab: &mut Vocab) -> Ve
             _ => break,
         }
     }
-    out
+    (out, foreign)
 }
 
 /// True when the name's words make the tool a generic executor.
@@ -125,6 +135,9 @@ pub(super) struct NameFacts {
     pub ids: Vec<u32>,
     pub actions: Vec<u32>,
     pub executor: bool,
+    /// True when the name's verb is of another language (`crear_solicitud`): its other words
+    /// cannot be compared with an English narrative, so any object matches.
+    pub foreign: bool,
     /// True when the name says it writes: one of the 22 verbs as a word, a state-changing
     /// leading verb, or an executor.
     pub writes: bool,
@@ -134,7 +147,7 @@ impl NameFacts {
     pub(super) fn new(name: &str, vocab: &mut Vocab) -> Self {
         let pieces = pieces_of(name);
         let ids = pieces.iter().map(|(_, n)| vocab.intern(n)).collect();
-        let actions = name_actions(&pieces, vocab);
+        let (actions, foreign) = name_actions(&pieces, vocab);
         let executor = is_executor(&pieces);
         let base22 = pieces.iter().any(|(l, _)| is_base_mutating_verb(l));
         NameFacts {
@@ -142,6 +155,7 @@ impl NameFacts {
             writes: base22 || !actions.is_empty() || executor,
             actions,
             executor,
+            foreign,
         }
     }
 }
@@ -153,27 +167,44 @@ impl CallEvidence {
         facts: &NameFacts,
         mutating: bool,
         can_back: bool,
-        key_ids: &mut HashMap<String, Vec<u32>>,
+        key_ids: &mut HashMap<String, (Vec<u32>, Vec<u32>)>,
         vocab: &mut Vocab,
     ) -> Self {
         let mut words = facts.ids.clone();
+        let mut actions = facts.actions.clone();
         if let Some(Value::Object(m)) = &call.args {
             for k in m.keys() {
-                let ids = key_ids
-                    .entry(k.clone())
-                    .or_insert_with(|| vocab.name_ids(k));
+                let (ids, key_actions) = key_ids.entry(k.clone()).or_insert_with(|| {
+                    let pieces = pieces_of(k);
+                    let ids = pieces.iter().map(|(_, n)| vocab.intern(n)).collect();
+                    // A write's argument keys can name what it did (`payment_id`: it paid).
+                    let acts = pieces
+                        .iter()
+                        .filter_map(|(_, n)| {
+                            action_noun(n).or_else(|| is_state_verb(n).then_some(n.as_str()))
+                        })
+                        .map(|a| vocab.intern(a))
+                        .collect::<Vec<u32>>();
+                    (ids, acts)
+                });
                 words.extend_from_slice(ids);
+                if mutating {
+                    actions.extend_from_slice(key_actions);
+                }
             }
         }
         words.sort_unstable();
         words.dedup();
+        actions.sort_unstable();
+        actions.dedup();
         CallEvidence {
-            actions: facts.actions.clone(),
+            actions,
             words,
             mutating,
             can_back,
             read_values: can_back && (mutating || facts.executor),
             values_read: false,
+            any_object: facts.foreign,
         }
     }
 
@@ -232,7 +263,9 @@ impl CallEvidence {
     pub(super) fn backs(&self, class: &[u32], object: &[u32]) -> bool {
         self.can_back
             && self.actions.iter().any(|a| class.contains(a))
-            && (object.is_empty() || object.iter().any(|o| self.words.binary_search(o).is_ok()))
+            && (object.is_empty()
+                || self.any_object
+                || object.iter().any(|o| self.words.binary_search(o).is_ok()))
     }
 }
 

@@ -55,20 +55,25 @@ pub(super) const BOUNDARY: &[&str] = &[
 /// Words that make a later verb in their clause unreal: modality, future, offers, plans,
 /// conditions, purpose, requests.
 pub(super) const IRREALIS: &[&str] = &[
-    "will", "would", "shall", "should", "can", "could", "may", "might", "must", "going",
-    "gonna", "want", "wants", "wish", "wishes", "like", "need", "needs", "plan", "plans",
+    "going", "gonna", "want", "wants", "wish", "wishes", "like", "need", "needs", "plan", "plans",
     "planning", "intend", "intends", "try", "trying", "tried", "attempt", "attempted",
     "attempting", "let", "lets", "please", "if", "unless", "whether", "once", "until",
-    "eligible", "hope", "expect", "expected", "awaiting", "pending", "require", "requires",
+    "hope", "expect", "expected", "awaiting", "pending", "require", "requires",
     "required", "recommend", "recommended", "suggest", "suggested", "should've", "would've",
     "could've", "ought",
+];
+
+/// Modal auxiliaries: they make a verb unreal between its subject and it ("I can cancel",
+/// "it will be refunded"); before the subject they are something else ("May 24th").
+const MODALS: &[&str] = &[
+    "will", "would", "shall", "should", "can", "could", "may", "might", "must", "ought",
 ];
 
 /// Words that make a verb unreal only between the verb and its subject ("unable to cancel",
 /// "ready to be shipped"); earlier in the clause they are prepositions ("according to your
 /// request, ...").
 pub(super) const NEAR_IRREALIS: &[&str] = &[
-    "to", "able", "option", "options", "ready", "allowed", "about", "like",
+    "to", "able", "option", "options", "ready", "allowed", "about", "like", "eligible",
 ];
 
 /// Words that negate a later verb in their clause.
@@ -78,7 +83,9 @@ const NEGATORS: &[&str] = &[
 ];
 
 /// Subjects that are the agent.
-const AGENT: &[&str] = &["i", "we", "i've", "we've", "i’ve", "we’ve"];
+const AGENT: &[&str] = &[
+    "i", "we", "i've", "we've", "i’ve", "we’ve", "i'm", "we're", "i’m", "we’re",
+];
 
 /// Auxiliaries of a completed passive (`has been cancelled`, `was cancelled`).
 const BE_DONE: &[&str] = &["been", "was", "were", "got", "gotten", "be", "being"];
@@ -126,6 +133,22 @@ const PREPOSITIONS: &[&str] = &[
 /// Prepositions after a clause-opening participle that make it a date or an author of the
 /// data ("Created on May 12", "Updated at 10:02", "Modified by Alice").
 const META_PREPOSITIONS: &[&str] = &["on", "at", "since", "during", "by"];
+
+/// Words that date a participle: "was made within the last 24 hours", "created on May 1",
+/// "booked yesterday" describe when the data came to be, not what the agent did.
+const TIME_WORDS: &[&str] = &[
+    "on", "at", "since", "during", "within", "yesterday", "ago", "earlier", "previously",
+    "originally", "recently", "january", "february", "march", "april", "may", "june", "july",
+    "august", "september", "october", "november", "december", "jan", "feb", "mar", "apr",
+    "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+];
+
+/// Auxiliaries and modals: met after a reduced passive in its clause, they show the participle
+/// was a modifier ("the $280 paid by card will be refunded").
+const FINITE: &[&str] = &[
+    "will", "would", "is", "are", "was", "were", "has", "have", "had", "can", "could", "may",
+    "might", "should", "must", "shall", "remains", "remain", "stays", "includes",
+];
 
 /// Particles that may follow a verb before its object ("set up", "paid off").
 const PARTICLES: &[&str] = &["up", "out", "off", "down", "over", "away"];
@@ -186,10 +209,16 @@ const F_BY: u32 = 1 << 17;
 const F_NUMBER: u32 = 1 << 18;
 const F_AGENT_OBJECT: u32 = 1 << 19;
 const F_NEAR_IRREALIS: u32 = 1 << 20;
+const F_TIME: u32 = 1 << 21;
+const F_FINITE: u32 = 1 << 22;
+const F_COORD: u32 = 1 << 23;
+const F_OF: u32 = 1 << 24;
+const F_CODE: u32 = 1 << 25;
 
 impl WordInfo {
     /// The grammar's facts about a lowercase word (the whole lexeme, contractions included).
     pub(super) fn new(
+        raw: &str,
         lower: &str,
         norm: &str,
         one_piece: bool,
@@ -206,13 +235,18 @@ impl WordInfo {
         set(&mut f, has(BOUNDARY), F_BOUNDARY);
         set(&mut f, matches!(lower, "that" | "which" | "who" | "whom"), F_RELATIVE);
         let contraction_modal = ["'ll", "’ll", "'d", "’d"].iter().any(|t| lower.ends_with(t));
-        set(&mut f, has(IRREALIS) || contraction_modal, F_IRREALIS);
+        set(&mut f, has(IRREALIS), F_IRREALIS);
+        set(&mut f, has(MODALS) || contraction_modal, F_NEAR_IRREALIS);
         let nt = lower.ends_with("n't") || lower.ends_with("n’t");
         set(&mut f, has(NEGATORS) || nt, F_NEGATOR);
         set(&mut f, has(AGENT), F_AGENT);
         let tail = |t: &[&str]| t.iter().any(|x| lower.len() > x.len() && lower.ends_with(x));
         set(&mut f, has(BE_DONE), F_BE_DONE);
-        set(&mut f, has(BE_NOW) || tail(&["'s", "’s", "'re", "’re"]), F_BE_NOW);
+        set(
+            &mut f,
+            has(BE_NOW) || tail(&["'s", "’s", "'re", "’re", "'m", "’m"]),
+            F_BE_NOW,
+        );
         set(&mut f, has(HAVE) || tail(&["'ve", "’ve"]), F_HAVE);
         let ly = lower.len() > 4 && lower.ends_with("ly") && !has(NOT_ADVERBS);
         set(&mut f, has(ADVERBS) || ly, F_ADVERB);
@@ -232,6 +266,13 @@ impl WordInfo {
             F_AGENT_OBJECT,
         );
         set(&mut f, has(NEAR_IRREALIS), F_NEAR_IRREALIS);
+        set(&mut f, has(TIME_WORDS), F_TIME);
+        set(&mut f, has(FINITE), F_FINITE);
+        set(&mut f, matches!(lower, "and" | "or"), F_COORD);
+        set(&mut f, lower == "of", F_OF);
+        let code = raw.chars().any(|c| c.is_ascii_digit())
+            || (raw.chars().count() > 1 && !raw.chars().any(char::is_lowercase));
+        set(&mut f, code, F_CODE);
         WordInfo {
             verb: if one_piece { verb } else { None },
             action: action_noun(lower).or_else(|| action_noun(norm)),
@@ -255,6 +296,8 @@ pub(super) struct RawClaim {
     pub vague: bool,
     /// The lexemes of the object phrase (content words and code spans), in text order.
     pub object: Vec<usize>,
+    /// The head of the object phrase.
+    pub head: Option<usize>,
     /// The lexemes of the phrase after `to`/`from`/`into`/`on` (for verbs that add or remove).
     pub target: Vec<usize>,
     /// Active or passive.
@@ -269,22 +312,59 @@ pub(super) struct RawClaim {
 pub(super) fn claims(
     lexemes: &[Lexeme],
     info: &[WordInfo],
-    sentence_is_question: &[bool],
+    skip_sentence: &[bool],
 ) -> Vec<RawClaim> {
     let mut out = Vec::new();
     for (li, l) in lexemes.iter().enumerate() {
         let Some(verb) = info[li].verb else { continue };
-        if l.kind != Kind::Word || !matches!(verb.form, Form::Past | Form::BaseOrPast) {
+        if l.kind != Kind::Word || !matches!(verb.form, Form::Past | Form::BaseOrPast | Form::Gerund) {
             continue;
         }
-        if sentence_is_question.get(l.sentence).copied().unwrap_or(false) {
+        if skip_sentence.get(l.sentence).copied().unwrap_or(false) {
             continue;
         }
-        if let Some(c) = read_claim(lexemes, info, li, verb) {
+        if in_label(lexemes, info, li) {
+            continue;
+        }
+        if let Some(c) = read_claim(lexemes, info, li, verb, 0) {
             out.push(c);
         }
     }
     out
+}
+
+/// True when lexeme `li` is in the key of a `key: value` line ("Total charged: $580",
+/// "Updated balance (gift card): $696", "Changes made:"): a short key, before the line's first
+/// `:`, with no agent or auxiliary in it.
+fn in_label(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> bool {
+    const MAX_KEY_WORDS: usize = 6;
+    let sentence = lexemes[li].sentence;
+    let mut start = li;
+    while start > 0 && lexemes[start - 1].sentence == sentence {
+        start -= 1;
+        if lexemes[start].kind == Kind::Sep {
+            return false;
+        }
+    }
+    let mut words = 0;
+    for j in start..lexemes.len() {
+        let (l, w) = (&lexemes[j], &info[j]);
+        if l.sentence != sentence {
+            return false;
+        }
+        match l.kind {
+            Kind::Sep => return j > li,
+            Kind::Word => {
+                words += 1;
+                let aux = w.is(F_BE_DONE) || w.is(F_BE_NOW) || w.is(F_HAVE) || w.is(F_FINITE);
+                if words > MAX_KEY_WORDS || w.is(F_AGENT) || aux || w.is(F_BOUNDARY) {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// How far back or ahead a clause is read (lexemes). Clauses are short; the bound keeps a text
@@ -300,9 +380,29 @@ fn read_claim(
     info: &[WordInfo],
     li: usize,
     verb: VerbForm,
+    depth: usize,
 ) -> Option<RawClaim> {
     let sentence = lexemes[li].sentence;
     let same = |j: usize| lexemes[j].sentence == sentence;
+
+    // A verb coordinated with an earlier one ("has been issued and added", "created and
+    // sent") shares its subject, its auxiliaries and whatever made it unreal.
+    if depth < 4 && li >= 2 && same(li - 2) {
+        let (c, p) = (li - 1, li - 2);
+        let coord = lexemes[c].kind == Kind::Word && info[c].is(F_COORD);
+        let prev_verb = info[p]
+            .verb
+            .filter(|v| lexemes[p].kind == Kind::Word && matches!(v.form, Form::Past | Form::BaseOrPast));
+        if let (true, Some(pv)) = (coord, prev_verb) {
+            let prev = read_claim(lexemes, info, p, pv, depth + 1)?;
+            if prev.voice == Voice::Passive {
+                return Some(finish(
+                    lexemes, info, li, verb, Voice::Passive, prev.object, prev.head,
+                    Vec::new(), lexemes[li].start, lexemes[li].end,
+                ));
+            }
+        }
+    }
 
     // Rule 4: right after a determiner, a possessive, a preposition, or a label's `:`.
     if let Some(p) = li.checked_sub(1).filter(|&p| same(p)) {
@@ -340,6 +440,10 @@ fn read_claim(
             }
             continue;
         }
+        if subject.is_none() && j + 1 == li && w.is(F_DETERMINER) {
+            // "the booked flight": a modifier (rule 4 above), reached here through adverbs.
+            return None;
+        }
         if w.is(F_NEGATOR) || w.is(F_IRREALIS) || (subject.is_none() && w.is(F_NEAR_IRREALIS)) {
             return None;
         }
@@ -347,6 +451,8 @@ fn read_claim(
             continue;
         }
         if w.is(F_AGENT) {
+            // "I'm", "we're": the agent and a present auxiliary in one word.
+            be_now |= w.is(F_BE_NOW);
             subject = Some(j);
             continue;
         }
@@ -380,13 +486,32 @@ fn read_claim(
         if after_label && !object_follows {
             return None;
         }
-        if next.is_some_and(|n| lexemes[n].kind == Kind::Word && info[n].is(F_META_PREP)) {
+        if next.is_some_and(|n| {
+            lexemes[n].kind == Kind::Word && (info[n].is(F_META_PREP) || info[n].is(F_TIME))
+        }) {
             return None;
         }
     }
 
-    let passive_aux = be_done || (be_now && done_adverb);
-    if be_now && !be_done && !done_adverb {
+    let agent_subject = subject.is_some_and(|s| lexemes[s].kind == Kind::Word && info[s].is(F_AGENT));
+    if verb.form == Form::Gerund {
+        // Only the agent's own present progressive claims: "I'm transferring you now".
+        if !(agent_subject && be_now && !be_done) {
+            return None;
+        }
+        let (object, target, end) = object_after(lexemes, info, li);
+        let head = head_of(lexemes, info, &object);
+        return Some(finish(
+            lexemes, info, li, verb, Voice::Active, object, head, target, lexemes[li].start,
+            end,
+        ))
+        .filter(|c| !(is_light_verb(c.base) && !c.vague && c.object.is_empty()));
+    }
+    let pronoun_subject = subject.is_some_and(|s| lexemes[s].kind == Kind::Word && info[s].is(F_PRONOUN));
+    // "Your booking is confirmed", "the order is complete(d)": stating completion.
+    let completion = matches!(verb.base, "confirm" | "complete" | "finalize" | "finalise");
+    let passive_aux = be_done || (be_now && (done_adverb || completion) && !pronoun_subject);
+    if be_now && !passive_aux {
         return None;
     }
     let voice = match subject {
@@ -412,15 +537,40 @@ fn read_claim(
             }
         }
     };
-    if voice == Voice::Passive && by_someone_else(lexemes, info, li) {
-        return None;
+    if voice == Voice::Passive {
+        if by_someone_else(lexemes, info, li) {
+            return None;
+        }
+        // "was made within the last 24 hours", "created on May 1": a date of the data.
+        if next.is_some_and(|n| lexemes[n].kind == Kind::Word && info[n].is(F_TIME)) {
+            return None;
+        }
+        if !be_done && !be_now {
+            // A reduced passive is a modifier when its clause goes on to a finite verb ("the
+            // $280 paid by card will be refunded") or its noun follows a preposition ("with
+            // the refund applied").
+            if finite_after(lexemes, info, li) {
+                return None;
+            }
+            if subject.is_some_and(|s| subject_before(lexemes, info, s).2) {
+                return None;
+            }
+        }
     }
 
-    let (object, target, end) = match voice {
-        Voice::Active => object_after(lexemes, info, li),
+    let (object, head, target, end) = match voice {
+        Voice::Active => {
+            let (np, target, end) = object_after(lexemes, info, li);
+            let head = head_of(lexemes, info, &np);
+            (np, head, target, end)
+        }
         Voice::Passive => {
-            let np = subject.map_or_else(Vec::new, |s| phrase_before(lexemes, info, s));
-            (np, Vec::new(), lexemes[li].end)
+            let (np, head) = subject.map_or((Vec::new(), None), |s| {
+                let (np, head, _) = subject_before(lexemes, info, s);
+                (np, head)
+            });
+            let (_, target, _) = object_after(lexemes, info, li);
+            (np, head, target, lexemes[li].end)
         }
     };
     let start = match voice {
@@ -429,14 +579,40 @@ fn read_claim(
             .map_or(lexemes[li].start, |&f| lexemes[f].start.min(lexemes[li].start)),
         Voice::Active => lexemes[li].start,
     };
+    let claim = finish(lexemes, info, li, verb, voice, object, head, target, start, end);
+    // A light verb that names no action and no object claims nothing checkable ("made").
+    if is_light_verb(claim.base) && !claim.vague && claim.object.is_empty() {
+        return None;
+    }
+    Some(claim)
+}
 
-    // Light verbs take the action from an action noun.
+/// Resolves a light verb, drops generic objects, and builds the claim.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    lexemes: &[Lexeme],
+    info: &[WordInfo],
+    li: usize,
+    verb: VerbForm,
+    voice: Voice,
+    mut object: Vec<usize>,
+    mut head: Option<usize>,
+    target: Vec<usize>,
+    start: usize,
+    end: usize,
+) -> RawClaim {
     let mut base = verb.base;
     let mut vague = false;
-    let mut object = object;
-    if is_light_verb(base) {
-        let head = object.last().copied();
-        match head.and_then(|h| action_noun_of(lexemes, info, h)) {
+    if base == "confirm" && voice == Voice::Active {
+        // "I confirmed your reservation": a check; only "X is confirmed" states completion.
+        object.clear();
+    } else if is_light_verb(base) {
+        // The head first, then any word of the phrase ("exchange request" names an exchange).
+        let action = object
+            .iter()
+            .rev()
+            .find_map(|&o| action_noun_of(lexemes, info, o));
+        match action {
             Some(action) => {
                 base = action;
                 // "processed the cancellation of your order": the order is the object.
@@ -444,8 +620,11 @@ fn read_claim(
                     Voice::Active => of_phrase(lexemes, info, li),
                     Voice::Passive => Vec::new(),
                 };
+                head = head_of(lexemes, info, &object);
             }
             None if is_vague_verb(base) => vague = true,
+            // "confirmed the details": a check, not an action.
+            None if base == "confirm" => object.clear(),
             None => {}
         }
     }
@@ -455,17 +634,36 @@ fn read_claim(
     {
         object.clear();
     }
+    if object.is_empty() {
+        head = None;
+    }
     let target = if is_into_verb(base) { target } else { Vec::new() };
-    Some(RawClaim {
+    RawClaim {
         verb_lexeme: li,
         base,
         vague,
+        head,
         object,
         target,
         voice,
         start,
         end: end.max(lexemes[li].end),
-    })
+    }
+}
+
+/// True when a finite verb or modal follows `li` in its clause.
+fn finite_after(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> bool {
+    let sentence = lexemes[li].sentence;
+    for j in li + 1..lexemes.len().min(li + 1 + REACH) {
+        let (l, w) = (&lexemes[j], &info[j]);
+        if l.sentence != sentence || is_boundary(l, w) {
+            return false;
+        }
+        if l.kind == Kind::Word && (w.is(F_FINITE) || w.is(F_IRREALIS)) {
+            return true;
+        }
+    }
+    false
 }
 
 /// The action an object head names, when it is an action noun (`refund`, `cancellation`).
@@ -501,33 +699,30 @@ fn starts_object(l: &Lexeme, w: &WordInfo) -> bool {
     }
 }
 
-/// True when the clause after a passive verb names someone else as its doer ("by the airline").
+/// True when a passive verb is followed (over adverbs) by `by` and a doer other than the
+/// agent ("cancelled by the airline"; not "by me", "by $50", "by updating").
 fn by_someone_else(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> bool {
     let sentence = lexemes[li].sentence;
-    let mut j = li + 1;
-    while j < lexemes.len().min(li + 1 + REACH) {
-        let (l, w) = (&lexemes[j], &info[j]);
-        if l.sentence != sentence || is_boundary(l, w) {
+    let Some(j) = (li + 1..lexemes.len().min(li + 4)).find(|&j| {
+        !(lexemes[j].kind == Kind::Word && info[j].is(F_ADVERB) && lexemes[j].sentence == sentence)
+    }) else {
+        return false;
+    };
+    if lexemes[j].sentence != sentence || lexemes[j].kind != Kind::Word || !info[j].is(F_BY) {
+        return false;
+    }
+    for k in j + 1..lexemes.len().min(j + 6) {
+        let (l2, w2) = (&lexemes[k], &info[k]);
+        if l2.sentence != sentence || is_boundary(l2, w2) {
             return false;
         }
-        if l.kind == Kind::Word && w.is(F_BY) {
-            // The doer: the first word after `by` that is not a determiner.
-            for k in j + 1..lexemes.len().min(j + 6) {
-                let (l2, w2) = (&lexemes[k], &info[k]);
-                if l2.sentence != sentence || is_boundary(l2, w2) {
-                    return false;
-                }
-                if l2.kind == Kind::Word && w2.is(F_DETERMINER) {
-                    continue;
-                }
-                return l2.kind == Kind::Word
-                    && !w2.is(F_AGENT_OBJECT)
-                    && !w2.is(F_NUMBER)
-                    && w2.verb.is_none();
-            }
-            return false;
+        if l2.kind == Kind::Word && w2.is(F_DETERMINER) {
+            continue;
         }
-        j += 1;
+        return l2.kind == Kind::Word
+            && !w2.is(F_AGENT_OBJECT)
+            && !w2.is(F_NUMBER)
+            && w2.verb.is_none();
     }
     false
 }
@@ -557,7 +752,8 @@ fn object_after(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> (Vec<usize>
                 }
             }
             Kind::Word => {
-                if w.verb.is_some() {
+                let after_det = j > 0 && lexemes[j - 1].kind == Kind::Word && info[j - 1].is(F_DETERMINER);
+                if w.verb.is_some() && !after_det {
                     break;
                 }
                 if w.is(F_PREPOSITION) || w.is(F_BY) {
@@ -623,12 +819,18 @@ fn of_phrase(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> Vec<usize> {
     out
 }
 
-/// The noun phrase that ends at `s` (a passive claim's subject), in text order.
-fn phrase_before(lexemes: &[Lexeme], info: &[WordInfo], s: usize) -> Vec<usize> {
+/// The subject phrase that ends at `s`, read back through its prepositional phrases ("your
+/// flight from JFK to SFO on May 24th", "a refund of $38"): its lexemes in text order, its head
+/// (the main word of the first phrase), and whether the clause opens with a preposition (then
+/// it is a prepositional phrase, not a subject: "with the refund applied").
+fn subject_before(lexemes: &[Lexeme], info: &[WordInfo], s: usize) -> (Vec<usize>, Option<usize>, bool) {
     let sentence = lexemes[s].sentence;
     let mut out = Vec::new();
+    let mut phrase: Vec<usize> = Vec::new();
+    let mut head = None;
+    let mut last_was_prep = false;
     let mut j = s + 1;
-    let floor = s.saturating_sub(8);
+    let floor = s.saturating_sub(REACH);
     while j > floor {
         j -= 1;
         let (l, w) = (&lexemes[j], &info[j]);
@@ -636,16 +838,48 @@ fn phrase_before(lexemes: &[Lexeme], info: &[WordInfo], s: usize) -> Vec<usize> 
             break;
         }
         match l.kind {
-            Kind::Quoted => out.push(j),
+            Kind::Quoted => {
+                phrase.push(j);
+                last_was_prep = false;
+            }
             Kind::Word => {
-                if w.is(F_PRONOUN) || w.is(F_STOP) || w.is(F_PREPOSITION) || w.verb.is_some() {
+                let after_det = j > 0 && lexemes[j - 1].kind == Kind::Word && info[j - 1].is(F_DETERMINER);
+                if w.is(F_PRONOUN) || (w.verb.is_some() && !after_det) {
                     break;
                 }
-                out.push(j);
+                if w.is(F_PREPOSITION) || w.is(F_BY) {
+                    // The phrase read so far hangs on this preposition; the subject is before it.
+                    out.append(&mut phrase);
+                    last_was_prep = true;
+                    continue;
+                }
+                if w.is(F_STOP) || w.is(F_NUMBER) || w.is(F_ADVERB) {
+                    continue;
+                }
+                phrase.push(j);
+                last_was_prep = false;
             }
             _ => break,
         }
     }
-    out.reverse();
-    out
+    if !phrase.is_empty() {
+        head = head_of(lexemes, info, &phrase);
+    }
+    out.append(&mut phrase);
+    out.sort_unstable();
+    out.dedup();
+    (out, head, last_was_prep)
+}
+
+/// The head of a phrase (lexemes in any order): its last plain word, passing over codes and
+/// identifiers (`M20IZO`, `#W48`, `ID`) unless it has nothing else.
+pub(super) fn head_of(lexemes: &[Lexeme], info: &[WordInfo], phrase: &[usize]) -> Option<usize> {
+    let mut sorted = phrase.to_vec();
+    sorted.sort_unstable();
+    sorted
+        .iter()
+        .rev()
+        .find(|&&j| lexemes[j].kind == Kind::Word && !info[j].is(F_CODE))
+        .or_else(|| sorted.last())
+        .copied()
 }

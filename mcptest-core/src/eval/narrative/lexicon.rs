@@ -86,7 +86,6 @@ suspend suspends suspended suspended suspending
 resume resumes resumed resumed resuming
 terminate terminates terminated terminated terminating
 void voids voided voided voiding
-waive waives waived waived waiving
 subscribe subscribes subscribed subscribed subscribing
 unsubscribe unsubscribes unsubscribed unsubscribed unsubscribing
 invite invites invited invited inviting
@@ -144,6 +143,7 @@ initiate initiates initiated initiated initiating
 finalize finalizes finalized finalized finalizing
 finalise finalises finalised finalised finalising
 handle handles handled handled handling
+confirm confirms confirmed confirmed confirming
 ";
 
 /// The form of a verb a word is.
@@ -174,7 +174,7 @@ pub(super) struct VerbForm {
 /// refund, "processed the cancellation" a cancellation, "made a reservation" a booking.
 const LIGHT_VERBS: &[&str] = &[
     "issue", "process", "make", "place", "complete", "perform", "execute", "initiate",
-    "finalize", "finalise", "handle", "submit", "apply",
+    "finalize", "finalise", "handle", "submit", "apply", "confirm",
 ];
 
 /// Light verbs whose object, when it names no action, still says nothing checkable ("I've
@@ -198,6 +198,7 @@ const ACTION_NOUNS: &[(&str, &str)] = &[
     ("book", "book"),
     ("reservation", "book"),
     ("purchase", "purchase"),
+    ("order", "order"),
     ("upgrade", "upgrade"),
     ("downgrade", "downgrade"),
     ("change", "change"),
@@ -235,14 +236,13 @@ const ACTION_NOUNS: &[(&str, &str)] = &[
 /// groups; a verb in none is backed by itself alone.
 const VERB_CLASSES: &[&[&str]] = &[
     &["create", "add", "insert", "append", "post", "put", "write", "upload", "generate", "make", "register", "file", "attach", "import", "set"],
-    &["book", "reserve", "schedule", "order", "place", "create", "make", "purchase"],
+    &["book", "reserve", "schedule", "order", "place", "create", "make", "purchase", "submit"],
     &["update", "modify", "change", "edit", "set", "patch", "put", "alter", "amend", "adjust", "upgrade", "downgrade", "rename", "move", "replace", "mark", "reschedule", "configure", "apply", "toggle", "assign"],
     &["delete", "remove", "drop", "destroy", "erase", "purge", "wipe", "detach", "unlink", "uninstall", "archive"],
     &["cancel", "revoke", "void", "terminate", "withdraw", "suspend", "unsubscribe", "deactivate", "disable"],
     &["send", "notify", "forward", "post", "reply", "issue", "share", "invite", "submit", "publish"],
     &["transfer", "escalate", "forward", "move"],
-    &["refund", "reimburse", "credit", "return"],
-    &["charge", "pay", "purchase"],
+    &["refund", "reimburse", "credit", "charge", "pay", "purchase", "bill", "debit"],
     &["exchange", "swap", "replace", "return"],
     &["grant", "enable", "assign", "issue", "share", "add"],
     &["enable", "activate", "toggle", "resume", "reactivate", "unblock", "unlock", "restore"],
@@ -254,6 +254,12 @@ const VERB_CLASSES: &[&[&str]] = &[
     &["reject", "decline", "block"],
     &["refuel", "add", "renew", "extend"],
     &["link", "attach", "tag"],
+];
+
+/// Verbs of money: their object is an amount, a payer or a card ("charged $50 to your card"),
+/// never the thing a tool names, so a call of their class backs them whatever the object.
+const MONEY_VERBS: &[&str] = &[
+    "charge", "pay", "refund", "credit", "reimburse", "bill", "debit",
 ];
 
 /// Verbs that add to or take from something: "added two bags to the reservation" is also an
@@ -725,6 +731,35 @@ pub(super) fn is_vague_verb(base: &str) -> bool {
 /// The verb an action noun names (`refund` -> `refund`, `cancellation` -> `cancel`).
 pub(super) fn action_noun(word: &str) -> Option<&'static str> {
     INDEX.action_nouns.get(word).copied()
+}
+
+/// True when `base` is a verb of money (its object is not checked).
+pub(super) fn is_money_verb(base: &str) -> bool {
+    MONEY_VERBS.contains(&base)
+}
+
+/// Tool-name verbs of other languages, for the action of a tool named in them
+/// (`crear_solicitud` creates). Only tool names read this table; a narrative's words do not.
+const FOREIGN_NAME_VERBS: &[(&str, &str)] = &[
+    ("crear", "create"), ("criar", "create"), ("creer", "create"), ("créer", "create"),
+    ("erstellen", "create"), ("actualizar", "update"), ("atualizar", "update"),
+    ("aktualisieren", "update"), ("modificar", "modify"), ("modifier", "modify"),
+    ("eliminar", "delete"), ("borrar", "delete"), ("excluir", "delete"), ("apagar", "delete"),
+    ("supprimer", "delete"), ("löschen", "delete"), ("enviar", "send"), ("envoyer", "send"),
+    ("senden", "send"), ("cancelar", "cancel"), ("annuler", "cancel"), ("stornieren", "cancel"),
+    ("agregar", "add"), ("añadir", "add"), ("adicionar", "add"), ("ajouter", "add"),
+    ("hinzufügen", "add"), ("reservar", "book"), ("réserver", "book"), ("buchen", "book"),
+    ("registrar", "register"), ("asignar", "assign"), ("pagar", "pay"), ("payer", "pay"),
+    ("reembolsar", "refund"), ("rembourser", "refund"), ("transferir", "transfer"),
+    ("transférer", "transfer"),
+];
+
+/// The English base of a tool-name verb of another language, if the table has it.
+pub(super) fn foreign_name_verb(word: &str) -> Option<&'static str> {
+    FOREIGN_NAME_VERBS
+        .iter()
+        .find(|(w, _)| *w == word)
+        .map(|(_, b)| *b)
 }
 
 /// True when `base` adds to or takes from a target (an update of the target backs it).

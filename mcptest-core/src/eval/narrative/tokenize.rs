@@ -14,7 +14,7 @@ pub(super) enum Kind {
     Quoted,
     /// A key-value separator: `:` or `=`.
     Sep,
-    /// A clause break: `, ; ( ) [ ] { } — –` or a free-standing `-`.
+    /// A clause break: `, ; | ( ) [ ] { } — –` or a free-standing `-`.
     Clause,
 }
 
@@ -73,6 +73,7 @@ fn is_clause_break(c: char) -> bool {
     matches!(
         c,
         ',' | ';'
+            | '|'
             | '('
             | ')'
             | '['
