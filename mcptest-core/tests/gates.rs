@@ -412,7 +412,10 @@ fn a_failing_stability_row_names_the_run_the_sub_score_and_the_counts() {
     );
     // A target that is not in the report gets no driver line.
     assert!(
-        !failing[1].details.iter().any(|d| d.starts_with("driven by")),
+        !failing[1]
+            .details
+            .iter()
+            .any(|d| d.starts_with("driven by")),
         "{:?}",
         failing[1].details
     );
@@ -457,5 +460,10 @@ fn tool_only_turns_between_answers_pass_the_default_stability_gate() {
     let cells = evaluate_cassette(&suite.agents[0], &cassette);
     let stability = cells.iter().find(|c| c.cell == "stability").unwrap();
     assert!(stability.passed(), "{}", stability.render());
-    assert!(stability.metrics["stability"]["weakest_score"].as_f64().unwrap() >= 0.5);
+    assert!(
+        stability.metrics["stability"]["weakest_score"]
+            .as_f64()
+            .unwrap()
+            >= 0.5
+    );
 }

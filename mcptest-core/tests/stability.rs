@@ -102,7 +102,11 @@ fn response_consistency_uses_population_std() {
     let r = agent_stability(&envelope(vec![], &["k", &"x".repeat(100)], None));
     assert!(close(r.response_consistency, 1.0 - 49.5 / 50.5));
     // Lengths 2, 30, 100: mean 44, population std 41.22, cv 0.937 -> 0.063.
-    let r = agent_stability(&envelope(vec![], &["ok", &"z".repeat(30), &"y".repeat(100)], None));
+    let r = agent_stability(&envelope(
+        vec![],
+        &["ok", &"z".repeat(30), &"y".repeat(100)],
+        None,
+    ));
     let std = ((42.0f64.powi(2) + 14.0f64.powi(2) + 56.0f64.powi(2)) / 3.0).sqrt();
     assert!(close(r.response_consistency, 1.0 - std / 44.0), "{r}");
     // Lengths 1 and 300: cv 0.993; lengths 1, 1, 1, 300: cv 1.73 capped at 1 -> 0.
@@ -121,8 +125,10 @@ fn response_consistency_counts_only_turns_that_carry_text() {
     turns.push(json!({"role": "assistant", "content": ""}));
     turns.push(json!({"role": "assistant", "content": [
         {"type": "tool_use", "id": "t1", "name": "search", "input": {}}]}));
-    turns.push(json!({"role": "assistant", "content": [{"type": "text", "text": "  \n"},
-        {"type": "tool_use", "id": "t2", "name": "book", "input": {}}]}));
+    turns.push(
+        json!({"role": "assistant", "content": [{"type": "text", "text": "  \n"},
+        {"type": "tool_use", "id": "t2", "name": "book", "input": {}}]}),
+    );
     turns.push(json!({"role": "assistant", "content": "b".repeat(120)}));
     let v = json!({"conversation": {"turns": turns}});
     let r = agent_stability(&v);
@@ -970,7 +976,9 @@ fn evidence_names_the_weakest_run_and_its_driver() {
     let traces: Vec<ConversationTrace> = [healthy, thrash]
         .iter()
         .map(|v| {
-            Cassette::from_json_str("t.json", &v.to_string()).unwrap().runs[0]
+            Cassette::from_json_str("t.json", &v.to_string())
+                .unwrap()
+                .runs[0]
                 .trace
                 .clone()
         })
@@ -988,7 +996,10 @@ fn evidence_names_the_weakest_run_and_its_driver() {
         e.runs[1].driver("response_consistency").unwrap(),
         "2 answers of 8 to 9 characters (cv 0.06)"
     );
-    assert_eq!(e.runs[1].driver("redundancy").unwrap(), "5 distinct calls of 5");
+    assert_eq!(
+        e.runs[1].driver("redundancy").unwrap(),
+        "5 distinct calls of 5"
+    );
     // LCS(search search open, search open fetch deploy search) = 2 (search, open) of 5.
     assert_eq!(
         e.driver("tool_sequence_similarity"),
@@ -999,6 +1010,10 @@ fn evidence_names_the_weakest_run_and_its_driver() {
         "1 of 1 diverging pair split at step 0 or 1; run_1 and run_2 split at step 1: \
          `search` vs `open`"
     );
-    assert!(e.driver("variance").contains("from 0.250 (run_2) to"), "{}", e.driver("variance"));
+    assert!(
+        e.driver("variance").contains("from 0.250 (run_2) to"),
+        "{}",
+        e.driver("variance")
+    );
     assert_eq!(e.driver("not_a_target"), "");
 }

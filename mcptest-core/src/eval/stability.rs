@@ -345,11 +345,8 @@ pub fn trace_stability_evidence<'a>(
         names[id as usize] = name;
     }
     let (across, pairs) = across(&facts, names.len());
-    let name_of = |run: &RunFacts, at: usize| {
-        run.names
-            .get(at)
-            .map(|&id| names[id as usize].to_string())
-    };
+    let name_of =
+        |run: &RunFacts, at: usize| run.names.get(at).map(|&id| names[id as usize].to_string());
     StabilityEvidence {
         across,
         least_similar: pairs.least_similar,
@@ -462,7 +459,10 @@ impl RunEvidence {
             .into_iter()
             .find(|(n, _)| *n == sub_score)?
             .1;
-        Some(format!("{sub_score} {value:.3}: {}", self.driver(sub_score)?))
+        Some(format!(
+            "{sub_score} {value:.3}: {}",
+            self.driver(sub_score)?
+        ))
     }
 }
 
@@ -513,10 +513,13 @@ pub struct StabilityEvidence {
 impl StabilityEvidence {
     /// The run with the lowest weakest score (the first on a tie), as `(index, evidence)`.
     pub fn weakest_run(&self) -> Option<(usize, &RunEvidence)> {
-        self.runs.iter().enumerate().fold(None, |low, (i, r)| match low {
-            Some((_, l)) if l.report.weakest_score() <= r.report.weakest_score() => low,
-            _ => Some((i, r)),
-        })
+        self.runs
+            .iter()
+            .enumerate()
+            .fold(None, |low, (i, r)| match low {
+                Some((_, l)) if l.report.weakest_score() <= r.report.weakest_score() => low,
+                _ => Some((i, r)),
+            })
     }
 
     /// What drove one cross-run target (its field name: `weakest_score`,
@@ -586,7 +589,8 @@ impl StabilityEvidence {
                     None => String::new(),
                     Some(d) => {
                         let call = |c: &Option<String>| {
-                            c.as_deref().map_or("nothing (ended)".into(), |n| format!("`{n}`"))
+                            c.as_deref()
+                                .map_or("nothing (ended)".into(), |n| format!("`{n}`"))
                         };
                         format!(
                             "; {} split at step {}: {} vs {}",
@@ -677,11 +681,7 @@ fn across(facts: &[RunFacts], alphabet: usize) -> (StabilityAcross, PairNotes) {
                 let c = same_args as f64 / same_name as f64;
                 consistency_sum += c;
                 consistency_pairs += 1;
-                if notes
-                    .least_consistent
-                    .as_ref()
-                    .is_none_or(|p| c < p.value)
-                {
+                if notes.least_consistent.as_ref().is_none_or(|p| c < p.value) {
                     notes.least_consistent = Some(PairEvidence {
                         runs: (i, j),
                         value: c,
