@@ -42,7 +42,7 @@
 //!
 //! // Two runs that thrash: 3 distinct tools in 4 calls (tool_usage_stability 1/3 < 0.5).
 //! let run = r#"{"tool_calls": [{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "a"}]}"#;
-//! let text = format!(r#"{{"runs": [{{"trace": {run}}}, {{"trace": {run}}}]}}"#);
+//! let text = format!(r#"{{"mcptest_cassette": 1, "runs": [{{"trace": {run}}}, {{"trace": {run}}}]}}"#);
 //! let cassette = Cassette::from_json_str("c.json", &text).unwrap();
 //! let spec = AgentSpec::new("agent").runs(2).stability(StabilityGate::default());
 //!

@@ -68,6 +68,16 @@
 //! [`trace_stability`] and [`trace_stability_across`] score traces already decoded from a
 //! cassette, with the same results as the envelope functions on the same runs.
 //!
+//! # Saying what drove a score
+//!
+//! [`trace_stability_evidence`] returns the counts each formula read, so a failing gate can say
+//! why in plain numbers: [`RunEvidence::explain`] gives `tool_usage_stability 0.043: 23 distinct
+//! tools in 24 calls`, `redundancy 0.400: 6 distinct calls of 15`, `response_consistency 0.210:
+//! 4 answers of 12 to 1,840 characters (cv 0.79)` or `cost_per_progress 0.310: 9,600 tokens over
+//! 3 distinct calls (...)`; [`StabilityEvidence::driver`] names the weakest run for `score`,
+//! `weakest_score` and `variance`, and the pair of runs that agreed least for the pairwise
+//! targets.
+//!
 //! ```
 //! use mcptest_core::eval::{agent_stability, agent_stability_across, drift_flags, StabilityFloors};
 //! use serde_json::json;
@@ -321,7 +331,11 @@ pub fn trace_stability_across<'a>(
 ///     tool_calls: names.iter().map(|n| ToolCall::new(*n)).collect(),
 ///     ..ConversationTrace::default()
 /// };
-/// let runs = [run(&["search", "open"]), run(&["search", "open"]), run(&["list", "open", "list"])];
+/// let runs = [
+///     run(&["search", "search", "open"]),
+///     run(&["search", "search", "open"]),
+///     run(&["list", "open", "fetch"]),
+/// ];
 /// let evidence = trace_stability_evidence(&runs);
 /// assert_eq!(
 ///     evidence.driver("tool_sequence_similarity"),
@@ -329,7 +343,7 @@ pub fn trace_stability_across<'a>(
 /// );
 /// assert_eq!(
 ///     evidence.driver("weakest_score"),
-///     "run_3 tool_usage_stability 0.500: 2 distinct tools in 3 calls"
+///     "run_3 tool_usage_stability 0.000: 3 distinct tools in 3 calls"
 /// );
 /// ```
 pub fn trace_stability_evidence<'a>(
