@@ -9,6 +9,8 @@
 //!   default); a build without it replays only and says so.
 //! * `mcptest cassette lint FILES...` fails when a secret (an API key, a bearer token, the value
 //!   of a secret environment variable) survives in a cassette.
+//! * `mcptest calibrate --config S.yml [--output FILE]` writes a copy of the suite whose
+//!   declared gates carry floors and ceilings taken from its recorded cassettes.
 //! * `mcptest runs --half-width 0.05 --confidence 0.95` sizes a run count.
 //! * `mcptest mock --tools-from tools.yml [--fault KIND]` serves a mock MCP server on stdio, its
 //!   tools from a YAML file, with a fault injected into `tools/call` (`mcptest_mock`).
@@ -17,6 +19,7 @@
 //! load error (a suite that does not load, a missing, malformed or stale cassette, a usage
 //! error, a recording that could not be made).
 
+mod calibrate;
 mod lint;
 #[cfg(feature = "record")]
 mod record;
@@ -38,6 +41,7 @@ use std::process::ExitCode;
         mcptest run --config examples/offline-trace-validation.yml\n  \
         mcptest run --config examples/agent-stability.yml --reporter junit --output report.xml\n  \
         mcptest run --record --config examples/fault-injection-recovery.yml\n  \
+        mcptest calibrate --config suite.yml --output suite.calibrated.yml\n  \
         mcptest cassette lint examples/cassettes/**/*.json\n  \
         mcptest runs --half-width 0.05 --confidence 0.95\n  \
         mcptest mock --tools-from examples/tools.yml --fault hang\n\n\
@@ -66,6 +70,27 @@ enum Command {
         Exit codes: 0 all cells passed, 1 a gate failed, 2 a load or infrastructure error\n\
         (a suite that does not load, a missing, malformed or stale cassette, a failed recording).")]
     Run(RunArgs),
+    /// Write a copy of a suite whose declared gates carry floors and ceilings taken from its
+    /// recorded cassettes.
+    #[command(after_help = "Examples:\n  \
+        mcptest calibrate --config suite.yml --output suite.calibrated.yml\n  \
+        mcptest calibrate --config examples/agent-stability.yml          # to stdout\n  \
+        mcptest run --config suite.calibrated.yml                       # passes on the same recordings\n\n\
+        Each numeric target of a declared gate gets an explicit bound a little looser than the\n\
+        recordings: scores where higher is better get `minimum` = the lowest observed value\n\
+        minus 0.05 (rounded down to 3 decimals, at least 0); where lower is better, `maximum` =\n\
+        the highest plus 0.05 (at most 1); integer percents move by 5 points; 0/1 flags keep the\n\
+        worst observed value. Targets: stability.* (all six, in `stability: expect:`),\n\
+        golden_path.passed and .penalty and trajectory.dependency_satisfaction and\n\
+        .order_satisfaction (in the agent's `expect:`), narrative.divergence_score (as\n\
+        `max_divergence_score`; the claimed-but-absent check stays), reliability.* (in\n\
+        `reliability: expect:`). Assertions already on those targets are replaced; the rest of\n\
+        the suite is kept, but not its YAML comments (the output starts with a comment that\n\
+        says so). Trajectory pins, recovery budgets and the narrative check are never loosened.\n\n\
+        A summary (agent, target, observed value, bound written) goes to stderr.\n\n\
+        Exit codes: 0 written, 2 the suite does not load (file:line:column) or a cassette is\n\
+        missing, malformed or stale (record it with mcptest run --record).")]
+    Calibrate(calibrate::CalibrateArgs),
     /// How many runs a pass rate needs, and the worst-case band a run count buys.
     #[command(after_help = "Examples:\n  \
         mcptest runs --half-width 0.05 --confidence 0.95     # 385 runs\n  \
@@ -202,6 +227,7 @@ fn main() -> ExitCode {
     let code = match cli.command {
         Command::Run(args) if args.record => record_then_replay(&args),
         Command::Run(args) => replay::run(&args),
+        Command::Calibrate(args) => calibrate::run(&args),
         Command::Runs(args) => runs::run(&args),
         Command::Cassette(CassetteCommand::Lint(args)) => lint::run(&args),
         Command::Mock(args) => mcptest_mock::run(&args.tools_from, args.fault, args.log),

@@ -192,32 +192,10 @@ fn run_suite(path: &Path, filter: &str) -> SuiteReport {
 /// outcome that says what to do.
 fn grade_agent(path: &Path, file: &str, spec: &AgentSpec) -> AgentReport {
     let started = Instant::now();
-    let rel = spec.cassettes.first().cloned().unwrap_or_default();
-    let cassette_path = resolve_cassette(path, &rel);
-    let shown = cassette_path.display().to_string();
-    let outcome = match std::fs::read_to_string(&cassette_path) {
-        Ok(text) => match Cassette::from_json_str(&shown, &text) {
-            Ok(c) => match check_cassette(spec, &c) {
-                Ok(()) => AgentOutcome::Graded(evaluate_cassette(spec, &c)),
-                Err(stale) => AgentOutcome::Error(format!(
-                    "cassette is stale, re-record with mcptest run --record --config {file} \
-                     --filter {:?}\n  {stale}: the cassette would grade old behaviour",
-                    spec.name
-                )),
-            },
-            Err(e) => AgentOutcome::Error(format!(
-                "malformed cassette: {e}\n  record it again with: mcptest run --record \
-                 --config {file} --filter {:?}",
-                spec.name
-            )),
-        },
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => AgentOutcome::Error(format!(
-            "cassette not found: {shown}\n  record one with: mcptest run --record --config \
-             {file} --filter {:?}\n  (or point the agent at an existing file with \
-             `cassette:`, relative to the suite file's folder)",
-            spec.name
-        )),
-        Err(e) => AgentOutcome::Error(format!("cannot read the cassette {shown}: {e}")),
+    let (shown, cassette) = read_cassette(path, file, spec);
+    let outcome = match cassette {
+        Ok(c) => AgentOutcome::Graded(evaluate_cassette(spec, &c)),
+        Err(e) => AgentOutcome::Error(e),
     };
     AgentReport {
         name: spec.name.clone(),
@@ -226,4 +204,42 @@ fn grade_agent(path: &Path, file: &str, spec: &AgentSpec) -> AgentReport {
         outcome,
         seconds: started.elapsed().as_secs_f64(),
     }
+}
+
+/// Reads one agent's cassette, resolved against the suite file at `path` (shown as `file`),
+/// and checks it is not stale. Returns the cassette's path as shown, and the cassette or an
+/// error that says what to do (how to record it).
+pub(crate) fn read_cassette(
+    path: &Path,
+    file: &str,
+    spec: &AgentSpec,
+) -> (String, Result<Cassette, String>) {
+    let rel = spec.cassettes.first().cloned().unwrap_or_default();
+    let cassette_path = resolve_cassette(path, &rel);
+    let shown = cassette_path.display().to_string();
+    let cassette = match std::fs::read_to_string(&cassette_path) {
+        Ok(text) => match Cassette::from_json_str(&shown, &text) {
+            Ok(c) => match check_cassette(spec, &c) {
+                Ok(()) => Ok(c),
+                Err(stale) => Err(format!(
+                    "cassette is stale, re-record with mcptest run --record --config {file} \
+                     --filter {:?}\n  {stale}: the cassette would grade old behaviour",
+                    spec.name
+                )),
+            },
+            Err(e) => Err(format!(
+                "malformed cassette: {e}\n  record it again with: mcptest run --record \
+                 --config {file} --filter {:?}",
+                spec.name
+            )),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(format!(
+            "cassette not found: {shown}\n  record one with: mcptest run --record --config \
+             {file} --filter {:?}\n  (or point the agent at an existing file with \
+             `cassette:`, relative to the suite file's folder)",
+            spec.name
+        )),
+        Err(e) => Err(format!("cannot read the cassette {shown}: {e}")),
+    };
+    (shown, cassette)
 }

@@ -115,9 +115,42 @@ fn a_failing_suite_exits_1_and_says_why() {
         ))
         .stdout(contains("not a clean timeout"))
         .stdout(contains(
-            "default gate stability.weakest_score >= 0.5 failed",
+            "default gate stability.weakest_score >= 0.5 failed: 0.000, run_1 \
+             tool_usage_stability 0.000: 6 distinct tools in 6 calls",
         ))
         .stdout(contains("FAIL  5 agent(s): 0 passed, 5 failed"));
+    // The JSON report carries the same reason in the stability row's details.
+    let out = mcptest()
+        .args([
+            "run",
+            "--config",
+            "examples/failing-on-purpose.yml",
+            "--reporter",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let details: Vec<String> = report["suites"][0]["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|a| a["cells"].as_array().cloned().unwrap_or_default())
+        .filter(|c| c["cell"] == "stability")
+        .flat_map(|c| {
+            c["gates"][0]["details"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .filter_map(|d| d.as_str().map(str::to_string))
+        .collect();
+    assert!(
+        details
+            .iter()
+            .any(|d| d.ends_with("run_1 tool_usage_stability 0.000: 6 distinct tools in 6 calls")),
+        "{details:?}"
+    );
 }
 
 #[test]

@@ -35,8 +35,9 @@
 //! ```
 
 use crate::eval::{
-    Divergence, ToolHints, check_narrative_with, find_faulted_call, recovery_marks_from_trace, score_golden_path,
-    score_recovery, score_trajectory_axes, summarize, trace_stability, trace_stability_across,
+    Divergence, ToolHints, check_narrative_with, find_faulted_call, recovery_marks_from_trace,
+    score_golden_path, score_recovery, score_trajectory_axes, summarize, trace_stability,
+    trace_stability_across, trace_stability_evidence,
     validate_trace,
 };
 use crate::json::canonical;
@@ -384,9 +385,14 @@ fn divergence_line(d: &Divergence) -> String {
 }
 
 /// Evaluates the stability gate of `spec` across a cassette's runs; `None` when undeclared.
+///
+/// A failing row says what drove it: the default gate and the per-run targets name the weakest
+/// run, its weakest sub-score and the counts behind it; the pairwise targets name the pair of
+/// runs that agreed least ([`StabilityEvidence::driver`](crate::eval::StabilityEvidence::driver)).
 pub fn evaluate_stability(spec: &AgentSpec, cell: &str, runs: &[Run]) -> Option<CellReport> {
     let gate = spec.stability.as_ref()?;
-    let across = trace_stability_across(runs.iter().map(|r| &r.trace));
+    let evidence = trace_stability_evidence(runs.iter().map(|r| &r.trace));
+    let across = &evidence.across;
     let per_run: Vec<String> = runs
         .iter()
         .enumerate()
@@ -409,11 +415,12 @@ pub fn evaluate_stability(spec: &AgentSpec, cell: &str, runs: &[Run]) -> Option<
     );
     let default = (across.weakest_score >= 0.5).then_some(()).ok_or_else(|| {
         format!(
-            "default gate stability.weakest_score >= 0.5 failed: {:.3}",
-            across.weakest_score
+            "default gate stability.weakest_score >= 0.5 failed: {:.3}, {}",
+            across.weakest_score,
+            evidence.driver("weakest_score")
         )
     });
-    Some(cross_run_cell(
+    let mut report = cross_run_cell(
         spec,
         cell,
         CrossRun {
@@ -424,7 +431,71 @@ pub fn evaluate_stability(spec: &AgentSpec, cell: &str, runs: &[Run]) -> Option<
             default,
             expect: &gate.expect,
         },
-    ))
+    );
+    // Each failing assertion says what drove its target (the first row is the summary).
+    for (row, e) in report.gates.iter_mut().skip(1).zip(&gate.expect) {
+        if row.passed {
+            continue;
+        }
+        if let Some(Step::Field(field)) = e.target.steps().get(1) {
+            let why = evidence.driver(field);
+            if !why.is_empty() {
+                row.details.push(format!("driven by: {why}"));
+            }
+        }
+    }
+    Some(report)
+}
+
+/// How a numeric target of a gate's report reads: its scale and which way is better.
+///
+/// [`crate::calibrate`] writes a floor under a target where higher is better and a ceiling
+/// over one where lower is better.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scale {
+    /// A score in `0.0..=1.0`, higher is better.
+    Score,
+    /// A non-negative score, lower is better.
+    ScoreLowerIsBetter,
+    /// An integer percent `0..=100`, higher is better.
+    Percent,
+    /// An integer percent `0..=100`, lower is better.
+    PercentLowerIsBetter,
+    /// 0 or 1, 1 is good.
+    Flag,
+    /// 0 or 1, 0 is good.
+    FlagLowerIsBetter,
+}
+
+/// The scale of the target `gate.field` of a report's metrics object, for the targets a
+/// calibration bounds; `None` for the others: correctness verdicts (`trajectory.passed`,
+/// `narrative.claimed_but_absent`), the counts folded into a score (`golden_path.extra_steps`
+/// is in `golden_path.penalty`), budgets the suite already states (`recovery.*`), and
+/// `reliability.runs` and `decay_curve`.
+///
+/// ```
+/// use mcptest_core::gate::{Scale, target_scale};
+/// assert_eq!(target_scale("stability", "weakest_score"), Some(Scale::Score));
+/// assert_eq!(target_scale("stability", "variance"), Some(Scale::ScoreLowerIsBetter));
+/// assert_eq!(target_scale("trajectory", "passed"), None);
+/// ```
+pub fn target_scale(gate: &str, field: &str) -> Option<Scale> {
+    use Scale::*;
+    Some(match (gate, field) {
+        (
+            "stability",
+            "score" | "weakest_score" | "tool_sequence_similarity" | "argument_consistency",
+        ) => Score,
+        ("stability", "variance") => ScoreLowerIsBetter,
+        ("stability", "early_divergence") => FlagLowerIsBetter,
+        ("golden_path", "penalty") => Score,
+        ("golden_path", "passed") => Flag,
+        ("trajectory", "dependency_satisfaction" | "order_satisfaction") => Percent,
+        ("narrative", "divergence_score") => ScoreLowerIsBetter,
+        ("reliability", "pass_at_k" | "passhat_k" | "graceful_degradation") => Percent,
+        ("reliability", "variance_amplification") => PercentLowerIsBetter,
+        _ => return None,
+    })
 }
 
 /// Evaluates the reliability gate over the per-run verdicts; `None` when undeclared.

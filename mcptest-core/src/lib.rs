@@ -13,6 +13,7 @@
 //! * [`eval`]: the evaluators: trajectory validation in five match modes, golden-path scoring,
 //!   trajectory axes, and the metrics built on them.
 //! * [`spec`] and [`gate`]: what an agent is expected to do, and the cell reports that grade it.
+//! * [`calibrate`]: floors and ceilings for an agent's declared gates, from known-good recordings.
 //! * [`suite`]: YAML suites loaded into the same specs, and where their cassettes live.
 //! * [`yaml`]: YAML text as nodes that remember their line and column, under a depth and size
 //!   cap, for the suite loader and the mock server's tools files.
@@ -43,6 +44,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod calibrate;
 pub mod diff;
 pub mod eval;
 pub mod gate;

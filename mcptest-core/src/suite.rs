@@ -195,6 +195,40 @@ impl Suite {
     }
 }
 
+/// A suite's text as a JSON document (maps keep the order written), for a tool that rewrites
+/// a suite, such as `mcptest calibrate`. Parsed under the same limits as
+/// [`Suite::from_yaml_str`]; comments are not part of the document.
+///
+/// ```
+/// let doc = mcptest_core::suite::suite_document("s.yml", "agents:\n  - name: a # note\n    model: m\n").unwrap();
+/// assert_eq!(doc["agents"][0]["name"], "a");
+/// ```
+pub fn suite_document(name: &str, text: &str) -> Result<serde_json::Value, SuiteError> {
+    let err = |pos: Pos, message: String| {
+        let mut d = decode::Decoder::new(text, suite_stem(name));
+        d.problem(pos, "", message);
+        SuiteError {
+            file: name.to_string(),
+            problems: d.problems,
+        }
+    };
+    let root = decode::parse(text).map_err(|(pos, message)| err(pos, message))?;
+    root.to_json().map_err(|e| {
+        let pos = match &e {
+            crate::yaml::NotJson::NonFinite { pos, .. }
+            | crate::yaml::NotJson::CollectionKey { pos, .. } => *pos,
+        };
+        let what = match e {
+            crate::yaml::NotJson::NonFinite { .. } => "a number that is not finite",
+            crate::yaml::NotJson::CollectionKey { .. } => "a list or map used as a key",
+        };
+        err(
+            pos,
+            format!("this suite cannot be rewritten: it holds {what}"),
+        )
+    })
+}
+
 /// The label of an (agent, model) pair: `name [model]`.
 pub fn cell_label(spec: &AgentSpec) -> String {
     match &spec.model {

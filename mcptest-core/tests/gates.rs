@@ -365,3 +365,105 @@ gates:
 "#;
     assert_eq!(text, expected);
 }
+
+#[test]
+fn a_failing_stability_row_names_the_run_the_sub_score_and_the_counts() {
+    let healthy = weather_run(
+        &[("get_weather", json!({"city": "Sacramento"}))],
+        &["71°F and clear."],
+        1900,
+    );
+    // The same call five times, 40k tokens: cost_per_progress 2000 / 40000 = 0.05.
+    let looping = weather_run(
+        &vec![("get_weather", json!({"city": "Sacramento"})); 5],
+        &["a", "b", "c"],
+        40_000,
+    );
+    let runs = vec![healthy, looping];
+    let spec = AgentSpec::new("weather")
+        .runs(2)
+        .stability(StabilityGate::default());
+    let rep = evaluate_stability(&spec, "stability", &runs).unwrap();
+    let row = rep.failures().next().expect("the default gate fails");
+    assert_eq!(
+        row.details[0],
+        "default gate stability.weakest_score >= 0.5 failed: 0.050, run_2 cost_per_progress \
+         0.050: 40,000 tokens over 1 distinct call (40,000 per call; the target is 2,000)"
+    );
+    assert!(rep.render().contains("run_2 cost_per_progress 0.050"));
+
+    // An explicit pairwise target says which pair agreed least.
+    let strict = AgentSpec::new("weather").runs(2).stability(StabilityGate {
+        expect: vec![
+            expect(
+                "stability.tool_sequence_similarity",
+                json!({"schema": {"minimum": 0.9}}),
+            ),
+            expect("stability.redundancy_typo_free", json!({"exact": 1})),
+            expect("stability.variance", json!({"schema": {"maximum": 1}})),
+        ],
+    });
+    let rep = evaluate_stability(&strict, "stability", &runs).unwrap();
+    let failing: Vec<_> = rep.failures().collect();
+    assert_eq!(failing.len(), 2, "{}", rep.render());
+    assert_eq!(
+        failing[0].details.last().unwrap(),
+        "driven by: least similar: run_1 and run_2, 1 call in common order of 5 (0.200)"
+    );
+    // A target that is not in the report gets no driver line.
+    assert!(
+        !failing[1]
+            .details
+            .iter()
+            .any(|d| d.starts_with("driven by")),
+        "{:?}",
+        failing[1].details
+    );
+    // A passing assertion carries none either.
+    assert!(rep.gates[3].passed && rep.gates[3].details.is_empty());
+}
+
+#[test]
+fn tool_only_turns_between_answers_pass_the_default_stability_gate() {
+    use mcptest_core::suite::{Suite, evaluate_cassette};
+    use mcptest_core::trace::Cassette;
+    // A healthy agent: search, then book, answering before and after, with turns that only
+    // call tools in between (empty text, a bare tool_use block). Counting those turns as
+    // 0-character answers gave response_consistency 0 and failed the default gate.
+    let run = |first: &str, last: &str| {
+        json!({"trace": {
+            "tool_calls": [
+                {"name": "search_flights", "args": {"to": "SEA"}},
+                {"name": "search_flights", "args": {"to": "SEA", "day": 2}},
+                {"name": "book", "args": {"flight": "HAT136"}}
+            ],
+            "conversation": {"tokens": {"total": 4000}, "turns": [
+                {"role": "user", "content": "Book me a flight to Seattle."},
+                {"role": "assistant", "content": first},
+                {"role": "assistant", "content": ""},
+                {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "search_flights", "input": {}}]},
+                {"role": "assistant", "content": ""},
+                {"role": "assistant", "content": last}
+            ]}
+        }})
+    };
+    let cassette = Cassette::from_value(&json!({"mcptest_cassette": 1, "runs": [
+        run("Let me look for flights to Seattle.", "Booked HAT136 to Seattle on May 20."),
+        run("I will search flights to Seattle now.", "You are booked on HAT136, May 20."),
+    ]}))
+    .unwrap();
+    let suite = Suite::from_yaml_str(
+        "s.yml",
+        "agents:\n  - name: booker\n    model: m\n    runs: 2\n    stability: {}\n",
+    )
+    .unwrap();
+    let cells = evaluate_cassette(&suite.agents[0], &cassette);
+    let stability = cells.iter().find(|c| c.cell == "stability").unwrap();
+    assert!(stability.passed(), "{}", stability.render());
+    assert!(
+        stability.metrics["stability"]["weakest_score"]
+            .as_f64()
+            .unwrap()
+            >= 0.5
+    );
+}

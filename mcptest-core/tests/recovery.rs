@@ -546,3 +546,62 @@ fn scoring_is_deterministic() {
         );
     }
 }
+
+#[test]
+fn a_success_recorded_before_the_fault_started_is_not_recovery() {
+    // The fault starts at 5000; the only success after it in the trace started at 1000 and
+    // ended at 1200 (a call recorded out of order). It cannot have routed around the fault.
+    let run = json!({
+        "tool_calls": [
+            {"name": "search", "started_ms": 5000, "ended_ms": 8000},
+            {"name": "list", "started_ms": 1000, "ended_ms": 1200}
+        ],
+        "tool_results": [{"timed_out": true}, {"is_error": false}]
+    });
+    let m = recovery_marks(&run, 0);
+    assert_eq!(m, marks(Some(5000), Some(8000), None));
+    let r = score_recovery(&m, &seed_budget());
+    assert!(!r.recovered && !r.passed, "{r}");
+    assert_eq!(r.time_to_recovery_ms, None);
+
+    // Without a start time, a success that ended before the fault started does not count
+    // either; one that ended after it does.
+    let run = json!({
+        "tool_calls": [
+            {"name": "search", "started_ms": 5000, "ended_ms": 8000},
+            {"name": "list", "ended_ms": 4000},
+            {"name": "open", "ended_ms": 9100}
+        ],
+        "tool_results": [{"timed_out": true}, {}, {}]
+    });
+    assert_eq!(recovery_marks(&run, 0).recovered_ms, Some(9100));
+
+    // A parallel call launched in the same millisecond as the faulted one is no reaction.
+    let run = json!({
+        "tool_calls": [
+            {"name": "search", "started_ms": 100, "ended_ms": 3100},
+            {"name": "weather", "started_ms": 100, "ended_ms": 250}
+        ],
+        "tool_results": [{"timed_out": true}, {}]
+    });
+    assert_eq!(recovery_marks(&run, 0).recovered_ms, None);
+}
+
+#[test]
+fn a_success_after_the_fault_is_recovery_with_the_right_time() {
+    // Recorded before the faulted call in the trace but started after it (a parallel batch
+    // written out of order): it counts, and the earliest end wins.
+    let run = json!({
+        "tool_calls": [
+            {"name": "open", "started_ms": 3200, "ended_ms": 3700},
+            {"name": "search", "started_ms": 100, "ended_ms": 3100},
+            {"name": "search", "server": "mirror", "started_ms": 3150, "ended_ms": 3450}
+        ],
+        "tool_results": [{}, {"timed_out": true}, {}]
+    });
+    let m = recovery_marks(&run, 1);
+    assert_eq!(m, marks(Some(100), Some(3100), Some(3450)));
+    let r = score_recovery(&m, &seed_budget());
+    assert_eq!(r.time_to_recovery_ms, Some(3350));
+    assert!(r.recovered && r.passed, "{r}");
+}

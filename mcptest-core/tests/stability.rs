@@ -101,15 +101,53 @@ fn response_consistency_uses_population_std() {
     // Lengths 1 and 100: mean 50.5, std 49.5, cv 0.980198 -> 0.019802.
     let r = agent_stability(&envelope(vec![], &["k", &"x".repeat(100)], None));
     assert!(close(r.response_consistency, 1.0 - 49.5 / 50.5));
-    // Lengths 0, 0, 30: mean 10, std sqrt(200) = 14.14, cv 1.41 capped at 1 -> 0.
-    let r = agent_stability(&envelope(vec![], &["", "", &"z".repeat(30)], None));
+    // Lengths 2, 30, 100: mean 44, population std 41.22, cv 0.937 -> 0.063.
+    let r = agent_stability(&envelope(
+        vec![],
+        &["ok", &"z".repeat(30), &"y".repeat(100)],
+        None,
+    ));
+    let std = ((42.0f64.powi(2) + 14.0f64.powi(2) + 56.0f64.powi(2)) / 3.0).sqrt();
+    assert!(close(r.response_consistency, 1.0 - std / 44.0), "{r}");
+    // Lengths 1 and 300: cv 0.993; lengths 1, 1, 1, 300: cv 1.73 capped at 1 -> 0.
+    let r = agent_stability(&envelope(vec![], &["a", "b", "c", &"z".repeat(300)], None));
     assert_eq!(r.response_consistency, 0.0);
 }
 
 #[test]
+fn response_consistency_counts_only_turns_that_carry_text() {
+    // Texts of 100 and 120 characters with three tool-only turns between them: the tool-only
+    // turns are not answers. Mean 110, population std 10, cv 10/110 -> 1 - 1/11.
+    let mut turns = vec![
+        json!({"role": "user", "content": "Book the flight."}),
+        json!({"role": "assistant", "content": "a".repeat(100)}),
+    ];
+    turns.push(json!({"role": "assistant", "content": ""}));
+    turns.push(json!({"role": "assistant", "content": [
+        {"type": "tool_use", "id": "t1", "name": "search", "input": {}}]}));
+    turns.push(
+        json!({"role": "assistant", "content": [{"type": "text", "text": "  \n"},
+        {"type": "tool_use", "id": "t2", "name": "book", "input": {}}]}),
+    );
+    turns.push(json!({"role": "assistant", "content": "b".repeat(120)}));
+    let v = json!({"conversation": {"turns": turns}});
+    let r = agent_stability(&v);
+    assert!(close(r.response_consistency, 1.0 - 1.0 / 11.0), "{r}");
+    // The decoded trace agrees.
+    let c = Cassette::from_json_str("t.json", &v.to_string()).unwrap();
+    assert_eq!(trace_stability(&c.runs[0].trace), r);
+    // Counting the three tool-only turns as 0-character answers would have given
+    // lengths 100, 0, 0, 0, 120: cv 1.2 -> 0.
+    assert!(r.response_consistency > 0.9);
+}
+
+#[test]
 fn response_consistency_degenerate_cases() {
-    // All assistant turns empty -> 1 (no size to vary).
+    // No assistant turn carries text -> 1 (no answer to vary).
     let r = agent_stability(&envelope(vec![], &["", "", ""], None));
+    assert_eq!(r.response_consistency, 1.0);
+    // One answer among tool-only turns -> 1 (fewer than two answers).
+    let r = agent_stability(&envelope(vec![], &["", &"z".repeat(30), ""], None));
     assert_eq!(r.response_consistency, 1.0);
     // One assistant turn among several user turns -> 1.
     let v = json!({"conversation": {"turns": [
@@ -374,8 +412,8 @@ fn malformed_input_is_read_conservatively() {
     let r = agent_stability(&v);
     assert_eq!(r.redundancy, 0.5); // two readable calls, both `a` without args
     assert_eq!(r.cost_per_progress, 1.0);
-    // Assistant turns "ab" and null (0 chars): mean 1, std 1, cv 1 -> 0.
-    assert_eq!(r.response_consistency, 0.0);
+    // Assistant turns "ab" and null: null carries no text, so one answer -> 1.
+    assert_eq!(r.response_consistency, 1.0);
     let v = json!({"tool_calls": [call("a", json!(1)), call("b", json!(2))],
                    "conversation": {"tokens": {"total": 8000.0}}});
     assert_eq!(agent_stability(&v).cost_per_progress, 0.5); // a float total is still read
@@ -880,4 +918,102 @@ fn arb_json() -> impl Strategy<Value = Value> {
                 .prop_map(|kv| Value::Object(kv.into_iter().collect())),
         ]
     })
+}
+
+/// The tool-only assistant turns a real agent makes between answers: empty text, a bare
+/// tool_use block, whitespace beside a tool_use block.
+fn tool_only_turn(kind: u8) -> Value {
+    match kind % 3 {
+        0 => json!({"role": "assistant", "content": ""}),
+        1 => json!({"role": "assistant", "content": [
+            {"type": "tool_use", "id": "t", "name": "search", "input": {"q": "x"}}]}),
+        _ => json!({"role": "assistant", "content": [{"type": "text", "text": " \n"},
+            {"type": "tool_use", "id": "t", "name": "open", "input": {}}]}),
+    }
+}
+
+proptest! {
+    #[test]
+    fn tool_only_turns_never_change_the_score(
+        run in arb_run(),
+        inserts in proptest::collection::vec((0usize..8, any::<u8>()), 1..6),
+    ) {
+        let base = build(&run, false);
+        let mut with = base.clone();
+        let turns = with["conversation"]["turns"].as_array_mut().unwrap();
+        for (at, kind) in &inserts {
+            let at = at % (turns.len() + 1);
+            turns.insert(at, tool_only_turn(*kind));
+        }
+        let (a, b) = (agent_stability(&base), agent_stability(&with));
+        prop_assert_eq!(a.response_consistency, b.response_consistency);
+        // A run long enough not to be trivially stable keeps every sub-score (more turns can
+        // only take a one-turn, one-call run out of the trivial case).
+        let turns_before = base["conversation"]["turns"].as_array().unwrap().len();
+        if turns_before >= 2 || run.0.len() >= 2 {
+            prop_assert_eq!(a, b);
+        }
+        // The typed path agrees with the envelope path.
+        let c = Cassette::from_json_str("t.json", &with.to_string()).unwrap();
+        prop_assert_eq!(trace_stability(&c.runs[0].trace), b);
+    }
+}
+
+#[test]
+fn evidence_names_the_weakest_run_and_its_driver() {
+    use mcptest_core::eval::trace_stability_evidence;
+    // run_1 is healthy; run_2 thrashes across 4 tools in 5 calls (0.25).
+    let healthy = envelope(
+        named_calls(&["search", "search", "open"]),
+        &["Looking.", "Found it."],
+        Some(3000),
+    );
+    let thrash = envelope(
+        named_calls(&["search", "open", "fetch", "deploy", "search"]),
+        &["Looking.", "Found it."],
+        None,
+    );
+    let traces: Vec<ConversationTrace> = [healthy, thrash]
+        .iter()
+        .map(|v| {
+            Cassette::from_json_str("t.json", &v.to_string())
+                .unwrap()
+                .runs[0]
+                .trace
+                .clone()
+        })
+        .collect();
+    let e = trace_stability_evidence(&traces);
+    assert_eq!(
+        e.driver("weakest_score"),
+        "run_2 tool_usage_stability 0.250: 4 distinct tools in 5 calls"
+    );
+    assert_eq!(
+        e.runs[0].driver("cost_per_progress").unwrap(),
+        "3,000 tokens over 3 distinct calls (1,000 per call; the target is 2,000)"
+    );
+    assert_eq!(
+        e.runs[1].driver("response_consistency").unwrap(),
+        "2 answers of 8 to 9 characters (cv 0.06)"
+    );
+    assert_eq!(
+        e.runs[1].driver("redundancy").unwrap(),
+        "5 distinct calls of 5"
+    );
+    // LCS(search search open, search open fetch deploy search) = 2 (search, open) of 5.
+    assert_eq!(
+        e.driver("tool_sequence_similarity"),
+        "least similar: run_1 and run_2, 2 calls in common order of 5 (0.400)"
+    );
+    assert_eq!(
+        e.driver("early_divergence"),
+        "1 of 1 diverging pair split at step 0 or 1; run_1 and run_2 split at step 1: \
+         `search` vs `open`"
+    );
+    assert!(
+        e.driver("variance").contains("from 0.250 (run_2) to"),
+        "{}",
+        e.driver("variance")
+    );
+    assert_eq!(e.driver("not_a_target"), "");
 }

@@ -10,8 +10,8 @@
 //! * the **fault start**: the faulted call's `started_ms`;
 //! * **detection**: the faulted call's `ended_ms`, when its result is the synthesized timeout
 //!   (`timed_out: true`) or an error (`is_error: true`);
-//! * **recovery**: the `ended_ms` of the first *later* call whose result succeeded (neither
-//!   `is_error` nor `timed_out`).
+//! * **recovery**: the `ended_ms` of the first call, after the fault started, whose result
+//!   succeeded (neither `is_error` nor `timed_out`); see "What counts as a recovery" below.
 //!
 //! [`score_recovery`] folds them into a [`RecoveryReport`] against a [`RecoveryBudget`]:
 //!
@@ -44,6 +44,21 @@
 //! * A faulted call that answered successfully (a `slow:` fault under its budget) is not a
 //!   detection; the run still needs a later successful call to count as recovered.
 //! * A later success without `ended_ms` cannot show *when* the agent recovered and is skipped.
+//!
+//! # What counts as a recovery
+//!
+//! A success recorded before the fault began is not a recovery: it cannot have routed around a
+//! failure that had not happened yet. A call other than the faulted one is a recovery
+//! candidate when it succeeded, has an `ended_ms`, and
+//!
+//! * it has a `started_ms` strictly later than the fault start (a call launched in the same
+//!   millisecond, in a parallel batch, did not react to the fault), or
+//! * it has no `started_ms`, comes after the faulted call in the trace, and ended strictly
+//!   after the fault start.
+//!
+//! Recovery is the earliest `ended_ms` among the candidates (in a sequential trace, the first
+//! later success). When the faulted call has no `started_ms` the fault start is unknown and
+//! every later success in the trace is a candidate, as before.
 //!
 //! # Known limits
 //!
@@ -93,7 +108,8 @@ pub struct RecoveryMarks {
     /// when it never did.
     #[serde(default)]
     pub detected_ms: Option<u64>,
-    /// When the first later call succeeded; `None` when none did.
+    /// When the first call that started after the fault succeeded (see "What counts as a
+    /// recovery" in the [module docs](self)); `None` when none did.
     #[serde(default)]
     pub recovered_ms: Option<u64>,
 }
@@ -351,9 +367,18 @@ fn marks_of(steps: &[Step], fault: usize) -> RecoveryMarks {
         },
         recovered_ms: steps
             .iter()
-            .skip(fault + 1)
-            .filter(|s| s.outcome == Outcome::Succeeded)
-            .find_map(|s| s.ended),
+            .enumerate()
+            .filter(|&(i, s)| i != fault && s.outcome == Outcome::Succeeded)
+            .filter_map(|(i, s)| {
+                let ended = s.ended?;
+                let after_fault = match (faulted.started, s.started) {
+                    (None, _) => i > fault,
+                    (Some(fault_start), Some(started)) => started > fault_start,
+                    (Some(fault_start), None) => i > fault && ended > fault_start,
+                };
+                after_fault.then_some(ended)
+            })
+            .min(),
     }
 }
 

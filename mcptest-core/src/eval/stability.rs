@@ -10,7 +10,7 @@
 //! | sub-score | formula | degenerate case |
 //! |---|---|---|
 //! | `tool_usage_stability` | `1 - (distinct_tools - 1) / (total_calls - 1)`, clamped | 1.0 with fewer than two calls |
-//! | `response_consistency` | `1 - min(1, cv)`, `cv` = population std / mean of the assistant-turn character counts | 1.0 with fewer than two assistant turns or all of them empty |
+//! | `response_consistency` | `1 - min(1, cv)`, `cv` = population std / mean of the character counts of the assistant turns that carry text (the answers) | 1.0 with fewer than two answers (no assistant turn carrying text included) |
 //! | `redundancy` | `distinct_calls / total_calls`, a call keyed on `(name, server, canonical args)` | 1.0 with no calls |
 //! | `cost_per_progress` | `target / max(target, tokens / distinct_calls)`, `target` = [`COST_TARGET_TOKENS`] | 1.0 when no tokens were spent; 0.0 when tokens were spent against zero distinct calls |
 //!
@@ -19,8 +19,11 @@
 //! * A **tool** is its name (without the server); `distinct_tools` counts names.
 //! * A turn's **characters** are the Unicode scalar values (`chars().count()`) of its text as
 //!   [`Turn::text_content`](crate::trace::Turn::text_content) reads it: a string, or the text
-//!   blocks of a content array joined by `\n` (each separator counts as one character). Only
-//!   turns whose role is `assistant` count.
+//!   blocks of a content array joined by `\n` (each separator counts as one character).
+//! * An **answer** is an assistant turn that carries text: at least one character that is not
+//!   whitespace. A turn that only calls tools (empty text, or no text block) is not an answer
+//!   and does not count: real agents make many such turns, and counting them as 0-character
+//!   answers would fail every real run. User and tool turns never count.
 //! * `cv` uses the **population** standard deviation (divide by `n`, not `n - 1`): the turns are
 //!   the whole session, not a sample of one.
 //! * Arguments compare by [`canonical`](crate::json::canonical) JSON, so `{"a":1,"b":2}` and
@@ -64,6 +67,16 @@
 //!
 //! [`trace_stability`] and [`trace_stability_across`] score traces already decoded from a
 //! cassette, with the same results as the envelope functions on the same runs.
+//!
+//! # Saying what drove a score
+//!
+//! [`trace_stability_evidence`] returns the counts each formula read, so a failing gate can say
+//! why in plain numbers: [`RunEvidence::explain`] gives `tool_usage_stability 0.043: 23 distinct
+//! tools in 24 calls`, `redundancy 0.400: 6 distinct calls of 15`, `response_consistency 0.210:
+//! 4 answers of 12 to 1,840 characters (cv 0.79)` or `cost_per_progress 0.310: 9,600 tokens over
+//! 3 distinct calls (...)`; [`StabilityEvidence::driver`] names the weakest run for `score`,
+//! `weakest_score` and `variance`, and the pair of runs that agreed least for the pairwise
+//! targets.
 //!
 //! ```
 //! use mcptest_core::eval::{agent_stability, agent_stability_across, drift_flags, StabilityFloors};
@@ -235,13 +248,17 @@ pub fn drift_flags(report: &StabilityReport, floors: &StabilityFloors) -> Vec<&'
 /// are read conservatively (see the [module docs](self)).
 pub fn agent_stability(run: &Value) -> StabilityReport {
     let calls = tool_calls_from_envelope(run);
-    run_facts(&envelope_input(run, &calls), &mut Interner::default()).report
+    run_facts(&envelope_input(run, &calls), &mut Interner::default())
+        .evidence
+        .report
 }
 
 /// [`agent_stability`] of a trace already decoded (a cassette's `runs[i].trace`), without
 /// writing it back to JSON.
 pub fn trace_stability(trace: &ConversationTrace) -> StabilityReport {
-    run_facts(&trace_input(trace), &mut Interner::default()).report
+    run_facts(&trace_input(trace), &mut Interner::default())
+        .evidence
+        .report
 }
 
 /// The six cross-run stability targets (`stability.*`) of N runs of one scenario.
@@ -292,7 +309,7 @@ pub fn agent_stability_across(runs: &[Value]) -> StabilityAcross {
         .zip(&calls)
         .map(|(run, calls)| run_facts(&envelope_input(run, calls), &mut interner))
         .collect();
-    across(&facts, interner.names.len())
+    across(&facts, interner.names.len()).0
 }
 
 /// [`agent_stability_across`] of traces already decoded (a cassette's runs), without writing
@@ -300,43 +317,402 @@ pub fn agent_stability_across(runs: &[Value]) -> StabilityAcross {
 pub fn trace_stability_across<'a>(
     traces: impl IntoIterator<Item = &'a ConversationTrace>,
 ) -> StabilityAcross {
+    trace_stability_evidence(traces).across
+}
+
+/// [`trace_stability_across`] with the evidence behind each target: each run's counts and the
+/// run pairs that drove the cross-run targets, for a report that says why a gate failed.
+///
+/// ```
+/// use mcptest_core::eval::trace_stability_evidence;
+/// use mcptest_core::trace::{ConversationTrace, ToolCall};
+///
+/// let run = |names: &[&str]| ConversationTrace {
+///     tool_calls: names.iter().map(|n| ToolCall::new(*n)).collect(),
+///     ..ConversationTrace::default()
+/// };
+/// let runs = [
+///     run(&["search", "search", "open"]),
+///     run(&["search", "search", "open"]),
+///     run(&["list", "open", "fetch"]),
+/// ];
+/// let evidence = trace_stability_evidence(&runs);
+/// assert_eq!(
+///     evidence.driver("tool_sequence_similarity"),
+///     "least similar: run_1 and run_3, 1 call in common order of 3 (0.333)"
+/// );
+/// assert_eq!(
+///     evidence.driver("weakest_score"),
+///     "run_3 tool_usage_stability 0.000: 3 distinct tools in 3 calls"
+/// );
+/// ```
+pub fn trace_stability_evidence<'a>(
+    traces: impl IntoIterator<Item = &'a ConversationTrace>,
+) -> StabilityEvidence {
     let mut interner = Interner::default();
     let facts: Vec<RunFacts> = traces
         .into_iter()
         .map(|trace| run_facts(&trace_input(trace), &mut interner))
         .collect();
-    across(&facts, interner.names.len())
+    let mut names = vec![""; interner.names.len()];
+    for (&name, &id) in &interner.names {
+        names[id as usize] = name;
+    }
+    let (across, pairs) = across(&facts, names.len());
+    let name_of =
+        |run: &RunFacts, at: usize| run.names.get(at).map(|&id| names[id as usize].to_string());
+    StabilityEvidence {
+        across,
+        least_similar: pairs.least_similar,
+        least_consistent: pairs.least_consistent,
+        early_pairs: pairs.early,
+        diverging_pairs: pairs.diverging,
+        first_divergence: pairs.first_divergence.map(|(a, b, at)| RunSplit {
+            runs: (a, b),
+            at,
+            calls: (name_of(&facts[a], at), name_of(&facts[b], at)),
+        }),
+        runs: facts.into_iter().map(|f| f.evidence).collect(),
+    }
+}
+
+/// The counts behind one run's four sub-scores: what drove a low score, in plain numbers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunEvidence {
+    /// The sub-scores.
+    pub report: StabilityReport,
+    /// True when the run is trivially stable (at most one turn and at most one call).
+    pub trivial: bool,
+    /// Tool calls.
+    pub calls: usize,
+    /// Distinct tool names among them.
+    pub distinct_tools: usize,
+    /// Distinct calls (name, server, canonical arguments).
+    pub distinct_calls: usize,
+    /// Assistant turns that carry text.
+    pub answers: usize,
+    /// Characters of the shortest answer (0 with none).
+    pub shortest_answer: usize,
+    /// Characters of the longest answer (0 with none).
+    pub longest_answer: usize,
+    /// The coefficient of variation of the answer lengths (0.0 with fewer than two).
+    pub answer_cv: f64,
+    /// Total tokens (0.0 when unknown).
+    pub tokens: f64,
+}
+
+impl RunEvidence {
+    /// The weakest sub-score and its value (the first in field order on a tie).
+    pub fn weakest(&self) -> (&'static str, f64) {
+        self.report
+            .scores()
+            .into_iter()
+            .fold(("tool_usage_stability", f64::INFINITY), |low, s| {
+                if s.1 < low.1 { s } else { low }
+            })
+    }
+
+    /// What a sub-score was computed from, in plain numbers, as its formula reads them:
+    /// `"23 distinct tools in 24 calls"`, `"6 distinct calls of 15"`, `"4 answers of 12 to
+    /// 1,840 characters (cv 0.79)"`, `"9,600 tokens over 3 distinct calls"`. `None` for a name
+    /// that is not a sub-score.
+    pub fn driver(&self, sub_score: &str) -> Option<String> {
+        if self.trivial {
+            return Some(format!(
+                "{} and {}: too short to measure, every sub-score is 1.0",
+                count(self.calls, "call"),
+                count(self.answers, "answer")
+            ));
+        }
+        Some(match sub_score {
+            "tool_usage_stability" => format!(
+                "{} in {}",
+                count(self.distinct_tools, "distinct tool"),
+                count(self.calls, "call")
+            ),
+            "redundancy" => format!(
+                "{} of {}",
+                count(self.distinct_calls, "distinct call"),
+                thousands(self.calls as f64)
+            ),
+            "response_consistency" => match self.answers {
+                0 | 1 => format!(
+                    "{} (an assistant turn that only calls tools is not an answer)",
+                    count(self.answers, "answer")
+                ),
+                n => format!(
+                    "{n} answers of {} to {} characters (cv {:.2})",
+                    thousands(self.shortest_answer as f64),
+                    thousands(self.longest_answer as f64),
+                    self.answer_cv
+                ),
+            },
+            "cost_per_progress" => {
+                let tokens = count_f(self.tokens, "token");
+                if self.distinct_calls == 0 {
+                    format!("{tokens} and no distinct call")
+                } else {
+                    format!(
+                        "{tokens} over {} ({} per call; the target is {})",
+                        count(self.distinct_calls, "distinct call"),
+                        thousands((self.tokens / self.distinct_calls as f64).round()),
+                        thousands(COST_TARGET_TOKENS)
+                    )
+                }
+            }
+            _ => return None,
+        })
+    }
+
+    /// `"tool_usage_stability 0.043: 23 distinct tools in 24 calls"`: a sub-score, its value
+    /// and what drove it; `None` for a name that is not a sub-score.
+    pub fn explain(&self, sub_score: &str) -> Option<String> {
+        let value = self
+            .report
+            .scores()
+            .into_iter()
+            .find(|(n, _)| *n == sub_score)?
+            .1;
+        Some(format!(
+            "{sub_score} {value:.3}: {}",
+            self.driver(sub_score)?
+        ))
+    }
+}
+
+/// Two runs, as a report names them (0-based indices; shown as `run_1`, `run_2`, ...).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairEvidence {
+    /// The two runs.
+    pub runs: (usize, usize),
+    /// The pair's value of the target (similarity or argument consistency).
+    pub value: f64,
+    /// Calls in common order (LCS), or same-tool positions with identical arguments.
+    pub agreeing: usize,
+    /// The longer run's calls, or the same-tool positions.
+    pub of: usize,
+}
+
+/// Where two runs' tool sequences split.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunSplit {
+    /// The two runs.
+    pub runs: (usize, usize),
+    /// The index of the first call that differs.
+    pub at: usize,
+    /// The two runs' tool names at that index (`None`: the run had ended).
+    pub calls: (Option<String>, Option<String>),
+}
+
+/// [`StabilityAcross`] and the evidence behind it: see [`trace_stability_evidence`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct StabilityEvidence {
+    /// The six targets.
+    pub across: StabilityAcross,
+    /// Each run's counts, in run order.
+    pub runs: Vec<RunEvidence>,
+    /// The pair with the lowest tool-sequence similarity (the first on a tie).
+    pub least_similar: Option<PairEvidence>,
+    /// The pair with the lowest argument consistency, among pairs that have a same-tool
+    /// position.
+    pub least_consistent: Option<PairEvidence>,
+    /// Diverging pairs that split at step 0 or 1.
+    pub early_pairs: usize,
+    /// Pairs whose tool sequences differ.
+    pub diverging_pairs: usize,
+    /// The first diverging pair, in run order.
+    pub first_divergence: Option<RunSplit>,
+}
+
+impl StabilityEvidence {
+    /// The run with the lowest weakest score (the first on a tie), as `(index, evidence)`.
+    pub fn weakest_run(&self) -> Option<(usize, &RunEvidence)> {
+        self.runs
+            .iter()
+            .enumerate()
+            .fold(None, |low, (i, r)| match low {
+                Some((_, l)) if l.report.weakest_score() <= r.report.weakest_score() => low,
+                _ => Some((i, r)),
+            })
+    }
+
+    /// What drove one cross-run target (its field name: `weakest_score`,
+    /// `tool_sequence_similarity`, ...), in plain numbers: the weakest run and its weakest
+    /// sub-score, or the least similar pair. Empty for a name that is not a target.
+    pub fn driver(&self, target: &str) -> String {
+        let label = |(a, b): (usize, usize)| format!("run_{} and run_{}", a + 1, b + 1);
+        let weakest = || match self.weakest_run() {
+            None => "no recorded run".to_string(),
+            Some((i, r)) => {
+                let (name, _) = r.weakest();
+                format!(
+                    "run_{} {}",
+                    i + 1,
+                    r.explain(name).unwrap_or_else(|| name.to_string())
+                )
+            }
+        };
+        match target {
+            "weakest_score" => weakest(),
+            "score" => format!(
+                "the mean of {} runs' weakest scores; lowest: {}",
+                self.runs.len(),
+                weakest()
+            ),
+            "variance" => {
+                let mut scored: Vec<(usize, f64)> = self
+                    .runs
+                    .iter()
+                    .map(|r| r.report.weakest_score())
+                    .enumerate()
+                    .collect();
+                scored.sort_by(|a, b| a.1.total_cmp(&b.1));
+                match (scored.first(), scored.last()) {
+                    (Some(lo), Some(hi)) => format!(
+                        "the runs' weakest scores range from {:.3} (run_{}) to {:.3} (run_{})",
+                        lo.1,
+                        lo.0 + 1,
+                        hi.1,
+                        hi.0 + 1
+                    ),
+                    _ => "no recorded run".to_string(),
+                }
+            }
+            "tool_sequence_similarity" => match &self.least_similar {
+                None => "fewer than two runs".to_string(),
+                Some(p) => format!(
+                    "least similar: {}, {} in common order of {} ({:.3})",
+                    label(p.runs),
+                    count(p.agreeing, "call"),
+                    thousands(p.of as f64),
+                    p.value
+                ),
+            },
+            "argument_consistency" => match &self.least_consistent {
+                None => "no pair of runs called the same tool at the same step".to_string(),
+                Some(p) => format!(
+                    "least consistent: {}, identical arguments at {} of {} same-tool steps                      ({:.3})",
+                    label(p.runs),
+                    thousands(p.agreeing as f64),
+                    thousands(p.of as f64),
+                    p.value
+                ),
+            },
+            "early_divergence" => {
+                let first = match &self.first_divergence {
+                    None => String::new(),
+                    Some(d) => {
+                        let call = |c: &Option<String>| {
+                            c.as_deref()
+                                .map_or("nothing (ended)".into(), |n| format!("`{n}`"))
+                        };
+                        format!(
+                            "; {} split at step {}: {} vs {}",
+                            label(d.runs),
+                            d.at,
+                            call(&d.calls.0),
+                            call(&d.calls.1)
+                        )
+                    }
+                };
+                format!(
+                    "{} of {} split at step 0 or 1{first}",
+                    self.early_pairs,
+                    count(self.diverging_pairs, "diverging pair")
+                )
+            }
+            _ => String::new(),
+        }
+    }
+}
+
+/// `n thing` or `n things`, `n` with thousands separators.
+fn count(n: usize, thing: &str) -> String {
+    count_f(n as f64, thing)
+}
+
+fn count_f(n: f64, thing: &str) -> String {
+    let plural = if n == 1.0 { "" } else { "s" };
+    format!("{} {thing}{plural}", thousands(n))
+}
+
+/// A whole number with thousands separators: `1840.0` -> `"1,840"`.
+fn thousands(n: f64) -> String {
+    let digits = format!("{:.0}", n.max(0.0));
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// What the pair loop found, for [`StabilityEvidence`].
+#[derive(Default)]
+struct PairNotes {
+    least_similar: Option<PairEvidence>,
+    least_consistent: Option<PairEvidence>,
+    early: usize,
+    diverging: usize,
+    /// `(a, b, at)` of the first diverging pair.
+    first_divergence: Option<(usize, usize, usize)>,
 }
 
 /// The cross-run targets of the runs' facts; `alphabet` is the number of distinct tool names.
-fn across(facts: &[RunFacts], alphabet: usize) -> StabilityAcross {
-    let weakest: Vec<f64> = facts.iter().map(|f| f.report.weakest_score()).collect();
+fn across(facts: &[RunFacts], alphabet: usize) -> (StabilityAcross, PairNotes) {
+    let weakest: Vec<f64> = facts
+        .iter()
+        .map(|f| f.evidence.report.weakest_score())
+        .collect();
     let (score, weakest_score, variance) = summarize_scores(&weakest);
 
     let mut lcs = Lcs::with_alphabet(alphabet);
+    let mut notes = PairNotes::default();
     let mut pairs = 0usize;
     let mut similarity_sum = 0.0;
     let mut consistency_sum = 0.0;
     let mut consistency_pairs = 0usize;
-    let mut diverging = 0usize;
-    let mut early = 0usize;
     for (i, a) in facts.iter().enumerate() {
-        for b in &facts[i + 1..] {
+        for (j, b) in facts.iter().enumerate().skip(i + 1) {
             let pair = compare_pair(a, b, &mut lcs);
             pairs += 1;
             similarity_sum += pair.similarity;
-            if let Some(c) = pair.argument_consistency {
+            if notes
+                .least_similar
+                .as_ref()
+                .is_none_or(|p| pair.similarity < p.value)
+            {
+                notes.least_similar = Some(PairEvidence {
+                    runs: (i, j),
+                    value: pair.similarity,
+                    agreeing: pair.lcs,
+                    of: a.names.len().max(b.names.len()),
+                });
+            }
+            if let Some((same_args, same_name)) = pair.argument_counts {
+                let c = same_args as f64 / same_name as f64;
                 consistency_sum += c;
                 consistency_pairs += 1;
+                if notes.least_consistent.as_ref().is_none_or(|p| c < p.value) {
+                    notes.least_consistent = Some(PairEvidence {
+                        runs: (i, j),
+                        value: c,
+                        agreeing: same_args,
+                        of: same_name,
+                    });
+                }
             }
             if let Some(at) = pair.divergence {
-                diverging += 1;
-                early += usize::from(at <= 1);
+                notes.diverging += 1;
+                notes.early += usize::from(at <= 1);
+                notes.first_divergence.get_or_insert((i, j, at));
             }
         }
     }
 
-    StabilityAcross {
+    let across = StabilityAcross {
         score,
         weakest_score,
         variance,
@@ -350,27 +726,35 @@ fn across(facts: &[RunFacts], alphabet: usize) -> StabilityAcross {
         } else {
             unit(consistency_sum / consistency_pairs as f64)
         },
-        early_divergence: u32::from(diverging > 0 && 2 * early > diverging),
-    }
+        early_divergence: u32::from(notes.diverging > 0 && 2 * notes.early > notes.diverging),
+    };
+    (across, notes)
 }
 
 /// How two runs compare.
 struct PairComparison {
     /// `LCS / max(|a|, |b|)` of the tool-name sequences; 1.0 for two empty sequences.
     similarity: f64,
-    /// The fraction of same-name positions with the same arguments; `None` without such a
-    /// position.
-    argument_consistency: Option<f64>,
+    /// The LCS length.
+    lcs: usize,
+    /// `(same-name positions with the same arguments, same-name positions)`; `None` without
+    /// such a position.
+    argument_counts: Option<(usize, usize)>,
     /// The first index where the names differ or one sequence ends; `None` when identical.
     divergence: Option<usize>,
 }
 
 fn compare_pair(a: &RunFacts, b: &RunFacts, lcs: &mut Lcs) -> PairComparison {
     let longest = a.names.len().max(b.names.len());
+    let common_order = if longest == 0 {
+        0
+    } else {
+        lcs.length(&a.names, &b.names)
+    };
     let similarity = if longest == 0 {
         1.0
     } else {
-        lcs.length(&a.names, &b.names) as f64 / longest as f64
+        common_order as f64 / longest as f64
     };
     let common = a.names.len().min(b.names.len());
     let mut same_name = 0usize;
@@ -389,7 +773,8 @@ fn compare_pair(a: &RunFacts, b: &RunFacts, lcs: &mut Lcs) -> PairComparison {
     }
     PairComparison {
         similarity,
-        argument_consistency: (same_name > 0).then(|| same_args as f64 / same_name as f64),
+        lcs: common_order,
+        argument_counts: (same_name > 0).then_some((same_args, same_name)),
         divergence,
     }
 }
@@ -426,7 +811,8 @@ fn symbol_ids<'a, T: Eq + Hash>(seq: &'a [T], ids: &mut HashMap<&'a T, u32>) -> 
 
 /// What the scores need from one run.
 struct RunFacts {
-    report: StabilityReport,
+    /// The sub-scores and the counts behind them.
+    evidence: RunEvidence,
     /// Tool-name ids, in call order.
     names: Vec<u32>,
     /// Argument ids (equal exactly when the canonical texts are), parallel to `names`.
@@ -438,8 +824,8 @@ struct RunInput<'a> {
     calls: &'a [ToolCall],
     /// Conversation turns of any role.
     turns: usize,
-    /// Character counts of the assistant turns, in order.
-    assistant_chars: Vec<f64>,
+    /// Character counts of the assistant turns that carry text (the answers), in order.
+    answer_chars: Vec<f64>,
     /// Total tokens (0 when unknown).
     tokens: f64,
 }
@@ -461,10 +847,10 @@ fn envelope_input<'a>(run: &Value, calls: &'a [ToolCall]) -> RunInput<'a> {
     RunInput {
         calls,
         turns: turns.len(),
-        assistant_chars: turns
+        answer_chars: turns
             .iter()
             .filter(|t| t.get("role").and_then(Value::as_str) == Some("assistant"))
-            .map(|t| char_count(t.get("content").unwrap_or(&Value::Null)) as f64)
+            .filter_map(|t| answer_chars(t.get("content").unwrap_or(&Value::Null)))
             .collect(),
         tokens: conversation
             .and_then(|c| c.get("tokens"))
@@ -477,9 +863,9 @@ fn trace_input(trace: &ConversationTrace) -> RunInput<'_> {
     RunInput {
         calls: &trace.tool_calls,
         turns: trace.conversation.turns.len(),
-        assistant_chars: trace
+        answer_chars: trace
             .assistant_turns()
-            .map(|t| char_count(&t.content) as f64)
+            .filter_map(|t| answer_chars(&t.content))
             .collect(),
         tokens: trace.conversation.tokens.total.unwrap_or(0) as f64,
     }
@@ -504,18 +890,32 @@ fn run_facts<'a>(input: &RunInput<'a>, interner: &mut Interner<'a>) -> RunFacts 
         args.push(arg);
     }
 
-    let report = if input.turns <= 1 && names.len() <= 1 {
+    let trivial = input.turns <= 1 && names.len() <= 1;
+    let report = if trivial {
         StabilityReport::PERFECT
     } else {
         StabilityReport {
             tool_usage_stability: tool_usage_stability(distinct_tools.len(), names.len()),
-            response_consistency: response_consistency(&input.assistant_chars),
+            response_consistency: response_consistency(&input.answer_chars),
             redundancy: redundancy(distinct_calls.len(), names.len()),
             cost_per_progress: cost_per_progress(input.tokens, distinct_calls.len()),
         }
     };
+    let answers = &input.answer_chars;
     RunFacts {
-        report,
+        evidence: RunEvidence {
+            report,
+            trivial,
+            calls: names.len(),
+            distinct_tools: distinct_tools.len(),
+            distinct_calls: distinct_calls.len(),
+            answers: answers.len(),
+            shortest_answer: answers.iter().copied().fold(f64::INFINITY, f64::min) as usize
+                * usize::from(!answers.is_empty()),
+            longest_answer: answers.iter().copied().fold(0.0, f64::max) as usize,
+            answer_cv: coefficient_of_variation(answers),
+            tokens: input.tokens,
+        },
         names,
         args,
     }
@@ -529,11 +929,14 @@ fn token_count(v: &Value) -> f64 {
     }
 }
 
-/// Unicode scalar values of a turn's text (a content array: its text blocks joined by `\n`).
-fn char_count(content: &Value) -> usize {
+/// The Unicode scalar values of an assistant turn's text (a content array: its text blocks
+/// joined by `\n`), or `None` when the turn carries no text (no text block, or only
+/// whitespace): a turn that only calls tools is not an answer.
+fn answer_chars(content: &Value) -> Option<f64> {
+    let count = |s: &str| (!s.trim().is_empty()).then(|| s.chars().count() as f64);
     match content {
-        Value::String(s) => s.chars().count(),
-        other => content_text(other).chars().count(),
+        Value::String(s) => count(s),
+        other => count(&content_text(other)),
     }
 }
 
@@ -595,17 +998,21 @@ fn tool_usage_stability(distinct_tools: usize, total_calls: usize) -> f64 {
 }
 
 fn response_consistency(chars: &[f64]) -> f64 {
+    unit(1.0 - coefficient_of_variation(chars).min(1.0))
+}
+
+/// Population std / mean; 0.0 with fewer than two values or a mean that is not positive.
+fn coefficient_of_variation(chars: &[f64]) -> f64 {
     if chars.len() < 2 {
-        return 1.0;
+        return 0.0;
     }
     let n = chars.len() as f64;
     let mean = chars.iter().sum::<f64>() / n;
     if mean <= 0.0 {
-        return 1.0;
+        return 0.0;
     }
     let variance = chars.iter().map(|c| (c - mean).powi(2)).sum::<f64>() / n;
-    let cv = variance.sqrt() / mean;
-    unit(1.0 - cv.min(1.0))
+    variance.sqrt() / mean
 }
 
 fn redundancy(distinct_calls: usize, total_calls: usize) -> f64 {
