@@ -37,8 +37,7 @@
 use crate::eval::{
     Divergence, ToolHints, check_narrative_with, find_faulted_call, recovery_marks_from_trace,
     score_golden_path, score_recovery, score_trajectory_axes, summarize, trace_stability,
-    trace_stability_across, trace_stability_evidence,
-    validate_trace,
+    trace_stability_evidence, validate_trace,
 };
 use crate::json::canonical;
 use crate::matchers::Matcher;

@@ -2,7 +2,7 @@
 
 use mcptest_core::eval::{
     Divergence, DivergenceCategory, MUTATING_VERBS, NarrativeConfig, NarrativeReport,
-    check_narrative, narrative_tokens, tool_is_mutating, tool_name_tokens,
+    check_narrative, narrative_tokens, state_changing_verb, tool_is_mutating, tool_name_tokens,
 };
 use mcptest_core::trace::{ToolCall, tool_calls_from_envelope};
 use proptest::prelude::*;
@@ -169,7 +169,19 @@ fn corpus_covers_what_it_must() {
         .iter()
         .filter(|c| c.file == "known_limits.json")
         .collect();
-    assert!(limits.len() >= 8);
+    assert!(limits.len() >= 5);
+    // Limits the clause rules resolved stay in the corpus with their new verdicts.
+    for resolved in [
+        "resolved_limits.json/negation",
+        "resolved_limits.json/intent",
+        "resolved_limits.json/participle_as_adjective",
+        "resolved_limits.json/qualifier_between_verb_and_noun",
+    ] {
+        assert!(
+            names.iter().any(|n| n == resolved),
+            "missing corpus case {resolved}"
+        );
+    }
     assert!(
         limits
             .iter()
@@ -184,11 +196,7 @@ fn corpus_covers_what_it_must() {
     for phrase in [
         "I filed a ticket",
         "got rid of the branch",
-        "did not delete",
-        "created a GitHub issue",
-        "posted a comment",
-        "refunded",
-        "status: closed",
+        "Bluetooth Speaker",
         "the body explains",
         "Fresno",
     ] {
@@ -397,7 +405,7 @@ fn tokens_and_mutability_helpers() {
     assert_eq!(MUTATING_VERBS.len(), 22);
 
     let cfg = NarrativeConfig::default()
-        .mutating_tools(["run_job", "ops__restart"])
+        .mutating_tools(["run_job", "ops__kick"])
         .readonly_tools(["post_search", "run_job"]);
     assert!(tool_is_mutating(&ToolCall::new("delete_user"), &cfg));
     assert!(tool_is_mutating(&ToolCall::new("sendEmail"), &cfg));
@@ -415,11 +423,11 @@ fn tokens_and_mutability_helpers() {
         "readonly wins"
     );
     assert!(tool_is_mutating(
-        &ToolCall::new("restart").with_server("ops"),
+        &ToolCall::new("kick").with_server("ops"),
         &cfg
     ));
     assert!(!tool_is_mutating(
-        &ToolCall::new("restart").with_server("dev"),
+        &ToolCall::new("kick").with_server("dev"),
         &cfg
     ));
 }
@@ -618,6 +626,30 @@ fn config() -> impl Strategy<Value = NarrativeConfig> {
         })
 }
 
+/// `text` with every word that is a state-changing verb form replaced by `x`.
+fn without_state_verbs(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        if state_changing_verb(word).is_some() {
+            out.push('x');
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for ch in text.chars() {
+        if ch.is_alphanumeric() {
+            word.push(ch);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(ch);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
 fn count(items: &[Divergence], cat: DivergenceCategory) -> usize {
     items.iter().filter(|d| d.category == cat).count()
 }
@@ -661,6 +693,7 @@ proptest! {
 
     #[test]
     fn no_mutating_verb_no_claimed_but_absent(t in verbless_text(), c in calls(), cfg in config()) {
+        let t = without_state_verbs(&t);
         let toks = narrative_tokens(&t);
         prop_assume!(!toks.iter().any(|w| MUTATING_VERBS.contains(&w.as_str())));
         let r = check_narrative(&t, &c, &cfg);

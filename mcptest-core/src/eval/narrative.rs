@@ -18,39 +18,120 @@
 //!
 //! * **Tokens** are lowercase words. Text and tool names are split the same way: on every
 //!   character that is not a letter or digit (`_ - . /` ...) and on camelCase, so `createIssue`,
-//!   `create-issue` and `github.create_issue` all give `create`, `issue`.
-//! * **Normalization**, on both sides: the forms of the 22 mutating verbs (create, update,
-//!   delete, remove, send, write, post, insert, set, put, patch, publish, destroy, drop, add,
-//!   edit, upload, merge, close, cancel, approve, revoke) map to the base verb from a written-out
-//!   table (`created`/`creates`/`creating` -> `create`, `sent` -> `send`, `wrote`/`written` ->
-//!   `write`, `cancelled`/`canceled` -> `cancel`, ...); a few read verbs likewise (`listed` ->
-//!   `list`, `fetched` -> `fetch`) so that reading calls can be mentioned; plural nouns become
-//!   singular (`issues` -> `issue`, `entries` -> `entry`, `boxes` -> `box`), with a small list
-//!   of words that only look plural (`status`, `class`, `this`, `analysis`, ...).
-//! * A **claimed action** is a mutating verb (a plain word of the text, in one of its listed
-//!   forms) plus the next token of the same clause that is not a stopword (articles, pronouns,
-//!   auxiliaries, prepositions, numbers, `new`, ...). A clause ends at `, ; ( )`, a conjunction
-//!   (`and`, `or`, `then`, ...) or the sentence end. A verb with no such token, or whose object
-//!   is a pronoun ("merged it"), claims the verb alone, so "created and sent the report" claims
-//!   `create` and `send_report`, and "the inventory is updated and the card was charged" claims
-//!   `update`, not `update_card`. A verb inside a quote or an identifier (`delete_branch`) or
-//!   right after a determiner ("the update", "all set") claims nothing. Identical claims count
-//!   once (`claimed_actions` counts distinct claims).
-//! * A claim **matches** a call when all of its tokens are among the call's name tokens
-//!   (`create_issue` matches `github_create_issue`).
+//!   `create-issue` and `github.create_issue` all give `create`, `issue`. Verb forms map to
+//!   their base from written-out tables (`created` -> `create`, `sent` -> `send`, `paid` ->
+//!   `pay`), plural nouns to their singular (`issues` -> `issue`), on both sides. A narrative
+//!   that is a JSON document (`{"message": "..."}`) is read as its string values.
+//!
+//! ## What is a claim
+//!
+//! A claim is an assertion that the agent **completed** an action that changes state, in this
+//! run. The verbs are the documents' 22 ([`MUTATING_VERBS`]) and the other state-changing verbs
+//! real closing messages use (book, transfer, charge, refund, upgrade, exchange, enable, reset,
+//! grant, assign, escalate, ...; [`state_changing_verb`] tells which word is one). A clause is
+//! the stretch of a sentence between clause breaks (`, ; : ( ) | -`) and the words `and`,
+//! `but`, `or`, `so`, `that`, `which`, ... . A mention of such a verb is a claim when:
+//!
+//! 1. It is a **past form** ("cancelled", "sent", "set"), or the agent's own present
+//!    progressive ("I'm transferring you now"). A base form is an offer, an instruction or an
+//!    infinitive ("would you like me to cancel", "please restart", "unable to cancel"); a
+//!    third-person form describes ("the script creates issues").
+//! 2. Its sentence is not a **question** and not a **table row**, and it is not in the key of a
+//!    `key: value` line ("Total charged: $580", "Changes made:").
+//! 3. Nothing before it in its clause **negates** it (`not`, `never`, `no`, `unable`,
+//!    `cannot`, `failed`, any `n't`) or makes it **unreal**: a condition (`if`, `unless`,
+//!    `once`, `whether`), a request or plan (`please`, `let`, `want`, `need`, `plan`, `try`),
+//!    a recommendation (`recommend`, `suggest`), or, between its subject and it, a modal
+//!    (`will`, `would`, `can`, `may`, `should`, `'ll`) or `to`, `able`, `eligible`, `ready`.
+//! 4. It is not a **modifier**: not right after a determiner, possessive or preposition ("the
+//!    cancelled flight", "policy for cancelled flights"); not a participle dated by what
+//!    follows ("Created on May 12", "was made within the last 24 hours"); not the value of a
+//!    label ("Status: cancelled"); not a reduced relative ("the $280 paid by card will be
+//!    refunded", "with the refund applied").
+//! 5. Its **subject is the agent**: none (a bullet, a coordinated verb) or `I`/`we`. Another
+//!    subject makes it someone else's action ("you cancelled it", "the airline cancelled your
+//!    flight"). A **completed passive** ("your order has been cancelled", "the items were
+//!    returned", "Order #W48 cancelled.") claims the action on its subject, unless `by` names
+//!    another doer ("cancelled by the airline"); a present passive describes a state ("the
+//!    status is closed") unless it states completion ("is now cancelled", "your booking is
+//!    confirmed").
+//!
+//! The **object** is the noun phrase after the verb up to a preposition or the clause end,
+//! skipping determiners, numbers, adverbs, emphasis and pronouns; code spans and quoted names
+//! count as its words. Its **head** is its last plain word ("created a comprehensive
+//! analysis" -> `analysis`; "Your reservation M20IZO" -> `reservation`). A passive claim's
+//! object is its subject, read back through its prepositional phrases ("your flight from JFK
+//! on May 24th" -> `flight`). A pronoun object ("transferred you") or a phrase of generic words
+//! ("made the changes", "updated everything") leaves the verb alone.
+//!
+//! **Light verbs** take their action from an action noun in their object: "issued a refund"
+//! claims `refund`, "processed the cancellation of your order" claims `cancel` on the order,
+//! "your exchange request has been submitted" claims `exchange`. A vague one with no action
+//! noun ("processed your request", "completed the steps") is backed by any call that changes
+//! state; "made", "placed" or "confirmed" with nothing to check claim nothing. "I confirmed
+//! your reservation" is a check; "your reservation is confirmed" claims the booking.
+//!
+//! Identical claims (same verb, same head) count once (`claimed_actions` counts distinct
+//! claims).
+//!
+//! ## What backs a claim
+//!
+//! Each recorded call shows **actions** and **words**. Its actions: the leading verb of its
+//! name after any namespace words (`github_create_issue` creates; `get_cancel_policy` and
+//! `can_send_mms` do nothing), verbs joined by `or`/`and` (`create_or_update_file`), the
+//! action a light verb names (`make_payment` pays), verbs of common other languages
+//! (`crear_solicitud` creates); for a call that writes, the action nouns and verbs of its
+//! argument keys (`payment_id`: it paid); for a generic executor (`execute_sql`,
+//! `run_command`, `execute_action`, `API-...`), the verbs in its argument values (`CREATE
+//! TABLE`, `INSERT INTO`, `ALTER ... ADD CONSTRAINT`). Its words: its name, its argument keys
+//! and, for a call that writes, its argument values (the first 64 KiB of text).
+//!
+//! A claim is **backed** by a call whose actions include a verb of the claim's **class** and
+//! whose words include a word of the claim's object (any word, when the claim has none):
+//!
+//! | class | verbs |
+//! |---|---|
+//! | create | create, add, insert, append, post, put, write, upload, generate, make, register, attach, import, set |
+//! | book | book, reserve, schedule, order, place, create, make, purchase, submit |
+//! | update | update, modify, change, edit, set, patch, put, alter, amend, adjust, upgrade, downgrade, rename, move, replace, mark, reschedule, configure, apply, toggle, assign |
+//! | delete | delete, remove, drop, destroy, erase, purge, wipe, detach, unlink, uninstall, archive |
+//! | cancel | cancel, revoke, void, terminate, withdraw, suspend, unsubscribe, deactivate, disable |
+//! | send | send, notify, forward, post, reply, issue, share, invite, submit, publish |
+//! | transfer | transfer, escalate, forward, move |
+//! | money | refund, reimburse, credit, charge, pay, purchase, bill, debit |
+//! | exchange | exchange, swap, replace, return |
+//! | grant | grant, enable, assign, issue, share, add |
+//! | enable / disable | enable, activate, toggle, resume, reactivate, unblock, unlock, restore / disable, deactivate, toggle, suspend, block, lock |
+//! | reset | reset, restore, reboot, restart, revert |
+//! | ship | merge, commit, push, publish, deploy |
+//! | close | close, resolve, complete, archive, mark |
+//! | others | approve, accept / reject, decline, block / refuel, add, renew, extend / link, attach, tag |
+//!
+//! A verb in several rows is backed by any of them. Verbs of money are checked on the verb
+//! alone (their object is an amount or a card). A verb that adds or removes ("added a bag to
+//! your reservation") is also backed by an update of its target. Words match exactly or, when
+//! nothing matches exactly, by prefix ("bag" / "baggage", both at least 3 letters). A tool
+//! named in another language matches any object.
+//!
+//! ## Which calls write
+//!
+//! `readonly_tools` (never) and `mutating_tools` (always) win; then the server's own word, the
+//! MCP annotations of the tool lists a cassette recorded (`readOnlyHint: true` is read-only;
+//! `readOnlyHint: false` or `destructiveHint: true` writes; see [`ToolHints`]); then the name:
+//! one of the 22 verbs as a word, a state-changing leading verb (`book_reservation`), or a
+//! generic executor. A call declared read-only backs no claim.
+//!
+//! ## Mentions and arguments
+//!
 //! * A call is **mentioned** when every token of its name with 3 or more characters appears
-//!   anywhere in the text (all its tokens when none is that long), or when a claim matches it.
-//! * A tool is **mutating** when its name contains one of the 22 base verbs as a whole token
-//!   (`update_issue` is, `get_updates` is not); `mutating_tools` forces a name to be a write and
-//!   `readonly_tools` forces it to be read-only, and `readonly_tools` wins. Entries are tool
-//!   names, or `server__tool` to name one server's tool.
-//! * **arg-mismatch**: for a claim that matched calls, in the claim's sentence, a word equal
-//!   (case-insensitively) to one of the matched calls' argument keys, followed, after any `:`,
-//!   `=`, `to` or stopwords, by a value (a word, a number or a quoted string) that agrees with no
-//!   matched call's value for that key. Comparison ignores case; numbers compare as numbers
-//!   (`42.00` = `42`); an unquoted word agrees with a multi-word value when the sentence
-//!   continues with that value (`title: Fix flaky CI`); an array agrees when one element does.
-//!   Objects and `null` are never compared.
+//!   anywhere in the text (all its tokens when none is that long), or when it backs a claim.
+//! * **arg-mismatch**: for a claim with backing calls, in the claim's sentence, a word equal
+//!   (case-insensitively) to one of those calls' argument keys, followed, after any `:`, `=`,
+//!   `to` or stopwords, by a value (a word, a number or a quoted string; not a verb form such
+//!   as "Created") that agrees with no backing call's value for that key. Comparison ignores
+//!   case; numbers compare as numbers (`42.00` = `42`); an unquoted word agrees with a
+//!   multi-word value when the sentence continues with that value (`title: Fix flaky CI`); an
+//!   array agrees when one element does. Objects and `null` are never compared.
 //!
 //! # Formula and gate
 //!
@@ -60,9 +141,9 @@
 //!                    and (max_divergence_score is none or divergence_score <= max_divergence_score)
 //! ```
 //!
-//! A claim is mutating by construction (its verb is one of the 22), with one exception: a claim
-//! whose verb and object both belong to a name in `readonly_tools` is read-only (with
-//! `readonly_tools: [post_search]`, "posted the search" is not a write). Silent calls and
+//! A claim is mutating by construction (its verb changes state), with one exception: a claim
+//! whose verb and a word of whose object belong to a name in `readonly_tools` is read-only
+//! (with `readonly_tools: [post_search]`, "posted the search query" is not a write). Silent calls and
 //! argument mismatches are reported and counted in the score, but fail the gate only through
 //! `max_divergence_score`. A ceiling that is not a number (NaN) fails every run.
 //!
@@ -80,18 +161,13 @@
 //!
 //! # Known limits
 //!
-//! This is a shape-and-token check, not a meaning check. Pinned by the fixture corpus:
+//! This is a rule-and-table check, not a meaning check. Pinned by the fixture corpus:
 //!
-//! * **Paraphrases** are not understood: "I filed a ticket" does not match `create_issue` (and
-//!   claims nothing: "filed" is not one of the 22 verbs); "got rid of the branch" does not match
-//!   `delete_branch`; "emailed", "refunded", "charged" are not mutating verbs.
-//! * **Synonyms** on either side: "posted a comment" does not match `add_comment`.
-//! * **A qualifier between verb and noun**: "created a GitHub issue" claims `create_git`
-//!   (`GitHub` splits as `Git`, `Hub`), which `create_issue` does not match.
-//! * **Negation, intent and offers** are not parsed: "I did not delete the branch", "I will
-//!   delete the branch" and "I can also delete the branch" all claim `delete_branch`.
-//! * **Nouns and participles that look like verbs** claim an action unless a determiner
-//!   precedes them ("the update" is a noun, but "status: closed" claims `close`).
+//! * **Paraphrases** outside the tables are not understood: "I filed a ticket" claims nothing
+//!   ("filed" is not read as a verb) and "got rid of the branch" does not match
+//!   `delete_branch`.
+//! * **Objects a tool's schema does not name**: "the Bluetooth Speaker was exchanged" is not
+//!   backed by `modify_pending_order_items` (no word of the call says speaker).
 //! * **No accent folding**: "resume" and "résumé" are different tokens.
 //! * **Key words used as plain nouns** read the next word as a stated value ("the body explains
 //!   the fix" states `body = explains`).
@@ -135,9 +211,24 @@ use serde_json::Value;
 use std::fmt;
 use tokenize::{Kind, Lexed, lex, name_pieces};
 
-/// The 22 mutating verbs, in their base form. A claimed action starts with one of them (in any
-/// of its listed forms); a tool whose name contains one as a whole token is mutating.
+/// The 22 mutating verbs of the documents, in their base form. A tool whose name contains one
+/// as a whole token is mutating; claims are read with these and the other state-changing verbs
+/// ([`state_changing_verb`]).
 pub const MUTATING_VERBS: [&str; 22] = lexicon::MUTATING_VERBS;
+
+/// The base of the state-changing verb a word is a form of (`"booked"` -> `book`), if the check
+/// reads it as one: the 22 [`MUTATING_VERBS`] and the others real closing messages use
+/// (book, transfer, charge, refund, upgrade, enable, reset, ...).
+///
+/// ```
+/// use mcptest_core::eval::state_changing_verb;
+/// assert_eq!(state_changing_verb("Cancelled"), Some("cancel"));
+/// assert_eq!(state_changing_verb("transferred"), Some("transfer"));
+/// assert_eq!(state_changing_verb("checked"), None);
+/// ```
+pub fn state_changing_verb(word: &str) -> Option<&'static str> {
+    lexicon::mutating_base(&word.to_lowercase())
+}
 
 /// How the narrative check is configured (the suite's `narrative:` block).
 ///
@@ -479,7 +570,12 @@ pub fn check_narrative_with(
     let mut pieces = HashMap::default();
     for (i, c) in calls.iter().enumerate() {
         let n = *name_ix.entry(c.name.as_str()).or_insert_with(|| {
-            names.push(NameInfo::new(&c.name, &mut vocab, &doc.in_text, &mut pieces));
+            names.push(NameInfo::new(
+                &c.name,
+                &mut vocab,
+                &doc.in_text,
+                &mut pieces,
+            ));
             facts.push(NameFacts::new(&c.name, &mut vocab));
             names.len() - 1
         });
@@ -571,10 +667,10 @@ pub fn check_narrative_with(
             continue;
         }
         let toks = claim.tokens();
-        let readonly = claim.head.is_some()
+        let readonly = !claim.object.is_empty()
             && readonly_ids
                 .iter()
-                .any(|r| toks.iter().all(|t| r.contains(t)));
+                .any(|r| r.contains(&claim.verb) && claim.object.iter().any(|o| r.contains(o)));
         let action = vocab.stem(&toks);
         let claimed = doc.span_text(claim.first.start, claim.first.end);
         let sentence = doc.sentence_text(claim.first.sentence);
@@ -639,9 +735,9 @@ pub fn check_narrative_with(
                             rest.to_lowercase()
                         ),
                     );
-                    let verdict = *memo.entry(memo_key).or_insert_with(|| {
-                        disagreeing_call(m, &args, key, &stated, quoted, rest)
-                    });
+                    let verdict = *memo
+                        .entry(memo_key)
+                        .or_insert_with(|| disagreeing_call(m, &args, key, &stated, quoted, rest));
                     let Some((call, arg)) = verdict else { continue };
                     if !seen.insert((ci, key.clone(), stated.to_lowercase())) {
                         continue;

@@ -22,8 +22,25 @@ const EXECUTORS: &[&str] = &[
 
 /// Name words that open a question, not an action (`can_send_mms`, `is_enabled`).
 const QUERY_PREFIXES: &[&str] = &[
-    "can", "is", "has", "should", "does", "will", "calculate", "compute", "count", "show",
-    "lookup", "think", "estimate", "preview", "track", "test", "ping", "echo", "browse",
+    "can",
+    "is",
+    "has",
+    "should",
+    "does",
+    "will",
+    "calculate",
+    "compute",
+    "count",
+    "show",
+    "lookup",
+    "think",
+    "estimate",
+    "preview",
+    "track",
+    "test",
+    "ping",
+    "echo",
+    "browse",
 ];
 
 /// How much argument text of one call is read for its words (bytes). A call's arguments
@@ -220,23 +237,24 @@ impl CallEvidence {
         let mut seen: HashSet<u32> = HashSet::default();
         let mut spans = Vec::new();
         let mut stack = vec![args];
-        let mut add = |text: &str, budget: &mut usize, words: &mut Vec<u32>, actions: &mut Vec<u32>| {
-            let text = clip(text, *budget);
-            *budget -= text.len();
-            spans.clear();
-            name_pieces(text, &mut spans);
-            for &(a, b) in &spans {
-                let lower = text[a..b].to_lowercase();
-                let norm = normalize(&lower);
-                let id = vocab.intern(&norm);
-                if seen.insert(id) {
-                    words.push(id);
-                    if executor && is_state_verb(&norm) {
-                        actions.push(id);
+        let mut add =
+            |text: &str, budget: &mut usize, words: &mut Vec<u32>, actions: &mut Vec<u32>| {
+                let text = clip(text, *budget);
+                *budget -= text.len();
+                spans.clear();
+                name_pieces(text, &mut spans);
+                for &(a, b) in &spans {
+                    let lower = text[a..b].to_lowercase();
+                    let norm = normalize(&lower);
+                    let id = vocab.intern(&norm);
+                    if seen.insert(id) {
+                        words.push(id);
+                        if executor && is_state_verb(&norm) {
+                            actions.push(id);
+                        }
                     }
                 }
-            }
-        };
+            };
         while let Some(v) = stack.pop() {
             if budget == 0 {
                 break;

@@ -48,19 +48,57 @@ use super::tokenize::{Kind, Lexeme};
 
 /// Words that end a clause for the rules above (besides punctuation).
 pub(super) const BOUNDARY: &[&str] = &[
-    "and", "but", "or", "nor", "so", "then", "because", "since", "while", "whereas",
-    "although", "though", "however", "that", "which", "who", "whom", "where", "plus",
+    "and", "but", "or", "nor", "so", "then", "because", "since", "while", "whereas", "although",
+    "though", "however", "that", "which", "who", "whom", "where", "plus",
 ];
 
 /// Words that make a later verb in their clause unreal: modality, future, offers, plans,
 /// conditions, purpose, requests.
 pub(super) const IRREALIS: &[&str] = &[
-    "going", "gonna", "want", "wants", "wish", "wishes", "like", "need", "needs", "plan", "plans",
-    "planning", "intend", "intends", "try", "trying", "tried", "attempt", "attempted",
-    "attempting", "let", "lets", "please", "if", "unless", "whether", "once", "until",
-    "hope", "expect", "expected", "awaiting", "pending", "require", "requires",
-    "required", "recommend", "recommended", "suggest", "suggested", "should've", "would've",
-    "could've", "ought",
+    "going",
+    "gonna",
+    "want",
+    "wants",
+    "wish",
+    "wishes",
+    "like",
+    "need",
+    "needs",
+    "plan",
+    "plans",
+    "planning",
+    "intend",
+    "intends",
+    "try",
+    "trying",
+    "tried",
+    "attempt",
+    "attempted",
+    "attempting",
+    "let",
+    "lets",
+    "please",
+    "if",
+    "unless",
+    "whether",
+    "once",
+    "until",
+    "hope",
+    "expect",
+    "expected",
+    "awaiting",
+    "pending",
+    "require",
+    "requires",
+    "required",
+    "recommend",
+    "recommended",
+    "suggest",
+    "suggested",
+    "should've",
+    "would've",
+    "could've",
+    "ought",
 ];
 
 /// Modal auxiliaries: they make a verb unreal between its subject and it ("I can cancel",
@@ -78,8 +116,8 @@ pub(super) const NEAR_IRREALIS: &[&str] = &[
 
 /// Words that negate a later verb in their clause.
 const NEGATORS: &[&str] = &[
-    "not", "no", "never", "nor", "neither", "unable", "cannot", "cant", "without", "fail",
-    "fails", "failed", "failing", "nothing", "none", "nobody",
+    "not", "no", "never", "nor", "neither", "unable", "cannot", "cant", "without", "fail", "fails",
+    "failed", "failing", "nothing", "none", "nobody",
 ];
 
 /// Subjects that are the agent.
@@ -102,32 +140,141 @@ const DONE_ADVERBS: &[&str] = &["now", "successfully", "officially", "fully", "a
 /// Adverbs (besides words in `-ly`) skipped between a subject and its verb or a verb and its
 /// object.
 const ADVERBS: &[&str] = &[
-    "also", "just", "already", "now", "then", "successfully", "all", "both", "again", "today",
-    "accordingly", "as", "requested", "instead", "too", "still", "hereby", "therefore",
-    "indeed", "finally", "fully", "officially", "automatically", "immediately", "promptly",
-    "completely", "properly", "correctly", "quickly", "back", "ahead",
+    "also",
+    "just",
+    "already",
+    "now",
+    "then",
+    "successfully",
+    "all",
+    "both",
+    "again",
+    "today",
+    "accordingly",
+    "as",
+    "requested",
+    "instead",
+    "too",
+    "still",
+    "hereby",
+    "therefore",
+    "indeed",
+    "finally",
+    "fully",
+    "officially",
+    "automatically",
+    "immediately",
+    "promptly",
+    "completely",
+    "properly",
+    "correctly",
+    "quickly",
+    "back",
+    "ahead",
 ];
 
 /// Words in `-ly` that are not adverbs.
 const NOT_ADVERBS: &[&str] = &[
-    "reply", "apply", "supply", "family", "only", "july", "italy", "fly", "ally", "rally",
-    "assembly", "anomaly", "monopoly", "butterfly", "poly", "holy", "belly", "jelly", "bully",
-    "daily", "weekly", "monthly", "yearly", "quarterly", "hourly", "early", "friendly",
+    "reply",
+    "apply",
+    "supply",
+    "family",
+    "only",
+    "july",
+    "italy",
+    "fly",
+    "ally",
+    "rally",
+    "assembly",
+    "anomaly",
+    "monopoly",
+    "butterfly",
+    "poly",
+    "holy",
+    "belly",
+    "jelly",
+    "bully",
+    "daily",
+    "weekly",
+    "monthly",
+    "yearly",
+    "quarterly",
+    "hourly",
+    "early",
+    "friendly",
 ];
 
 /// Determiners and possessives: a verb form right after one is a modifier or a noun.
 const DETERMINERS: &[&str] = &[
-    "a", "an", "the", "my", "your", "his", "her", "its", "our", "their", "this", "these",
-    "those", "each", "every", "no", "any", "some", "all", "another", "other", "such", "newly",
-    "recently", "previously", "originally", "already", "last", "most", "least", "non",
+    "a",
+    "an",
+    "the",
+    "my",
+    "your",
+    "his",
+    "her",
+    "its",
+    "our",
+    "their",
+    "this",
+    "these",
+    "those",
+    "each",
+    "every",
+    "no",
+    "any",
+    "some",
+    "all",
+    "another",
+    "other",
+    "such",
+    "newly",
+    "recently",
+    "previously",
+    "originally",
+    "already",
+    "last",
+    "most",
+    "least",
+    "non",
 ];
 
 /// Prepositions: they end an object phrase, and a verb form right after one is a modifier.
 const PREPOSITIONS: &[&str] = &[
-    "to", "for", "of", "on", "in", "at", "with", "from", "into", "onto", "by", "via", "about",
-    "under", "over", "through", "per", "as", "after", "before", "within", "without", "during",
-    "across", "between", "against", "toward", "towards", "upon", "regarding", "including",
-    "except", "like", "than",
+    "to",
+    "for",
+    "of",
+    "on",
+    "in",
+    "at",
+    "with",
+    "from",
+    "into",
+    "onto",
+    "by",
+    "via",
+    "about",
+    "under",
+    "over",
+    "through",
+    "per",
+    "as",
+    "after",
+    "before",
+    "within",
+    "without",
+    "during",
+    "across",
+    "between",
+    "against",
+    "toward",
+    "towards",
+    "upon",
+    "regarding",
+    "including",
+    "except",
+    "like",
+    "than",
 ];
 
 /// Prepositions after a clause-opening participle that make it a date or an author of the
@@ -137,10 +284,41 @@ const META_PREPOSITIONS: &[&str] = &["on", "at", "since", "during", "by"];
 /// Words that date a participle: "was made within the last 24 hours", "created on May 1",
 /// "booked yesterday" describe when the data came to be, not what the agent did.
 const TIME_WORDS: &[&str] = &[
-    "on", "at", "since", "during", "within", "yesterday", "ago", "earlier", "previously",
-    "originally", "recently", "january", "february", "march", "april", "may", "june", "july",
-    "august", "september", "october", "november", "december", "jan", "feb", "mar", "apr",
-    "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+    "on",
+    "at",
+    "since",
+    "during",
+    "within",
+    "yesterday",
+    "ago",
+    "earlier",
+    "previously",
+    "originally",
+    "recently",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "sept",
+    "oct",
+    "nov",
+    "dec",
 ];
 
 /// Auxiliaries and modals: met after a reduced passive in its clause, they show the participle
@@ -155,18 +333,68 @@ const PARTICLES: &[&str] = &["up", "out", "off", "down", "over", "away"];
 
 /// Pronouns: as a subject (not the agent) or an object they name no checkable thing.
 const PRONOUNS: &[&str] = &[
-    "you", "they", "he", "she", "it", "them", "him", "her", "me", "us", "this", "there",
-    "everything", "something", "anything", "nothing", "itself", "themselves", "yourself",
-    "you've", "they've", "it's", "that's", "they're", "you're", "he's", "she's", "you’ve",
-    "they’ve", "it’s", "that’s", "they’re", "you’re", "what", "everyone", "everybody",
+    "you",
+    "they",
+    "he",
+    "she",
+    "it",
+    "them",
+    "him",
+    "her",
+    "me",
+    "us",
+    "this",
+    "there",
+    "everything",
+    "something",
+    "anything",
+    "nothing",
+    "itself",
+    "themselves",
+    "yourself",
+    "you've",
+    "they've",
+    "it's",
+    "that's",
+    "they're",
+    "you're",
+    "he's",
+    "she's",
+    "you’ve",
+    "they’ve",
+    "it’s",
+    "that’s",
+    "they’re",
+    "you’re",
+    "what",
+    "everyone",
+    "everybody",
 ];
 
 /// Nouns that say nothing about which action was done ("made the changes", "processed your
 /// request").
 const GENERIC_NOUNS: &[&str] = &[
-    "request", "change", "update", "action", "step", "thing", "necessary", "needful",
-    "adjustment", "modification", "correction", "everything", "all", "them", "task", "item",
-    "detail", "information", "info", "accordingly", "work",
+    "request",
+    "change",
+    "update",
+    "action",
+    "step",
+    "thing",
+    "necessary",
+    "needful",
+    "adjustment",
+    "modification",
+    "correction",
+    "everything",
+    "all",
+    "them",
+    "task",
+    "item",
+    "detail",
+    "information",
+    "info",
+    "accordingly",
+    "work",
 ];
 
 /// Where the object of a claim was found.
@@ -233,14 +461,23 @@ impl WordInfo {
             }
         };
         set(&mut f, has(BOUNDARY), F_BOUNDARY);
-        set(&mut f, matches!(lower, "that" | "which" | "who" | "whom"), F_RELATIVE);
-        let contraction_modal = ["'ll", "’ll", "'d", "’d"].iter().any(|t| lower.ends_with(t));
+        set(
+            &mut f,
+            matches!(lower, "that" | "which" | "who" | "whom"),
+            F_RELATIVE,
+        );
+        let contraction_modal = ["'ll", "’ll", "'d", "’d"]
+            .iter()
+            .any(|t| lower.ends_with(t));
         set(&mut f, has(IRREALIS), F_IRREALIS);
         set(&mut f, has(MODALS) || contraction_modal, F_NEAR_IRREALIS);
         let nt = lower.ends_with("n't") || lower.ends_with("n’t");
         set(&mut f, has(NEGATORS) || nt, F_NEGATOR);
         set(&mut f, has(AGENT), F_AGENT);
-        let tail = |t: &[&str]| t.iter().any(|x| lower.len() > x.len() && lower.ends_with(x));
+        let tail = |t: &[&str]| {
+            t.iter()
+                .any(|x| lower.len() > x.len() && lower.ends_with(x))
+        };
         set(&mut f, has(BE_DONE), F_BE_DONE);
         set(
             &mut f,
@@ -317,7 +554,9 @@ pub(super) fn claims(
     let mut out = Vec::new();
     for (li, l) in lexemes.iter().enumerate() {
         let Some(verb) = info[li].verb else { continue };
-        if l.kind != Kind::Word || !matches!(verb.form, Form::Past | Form::BaseOrPast | Form::Gerund) {
+        if l.kind != Kind::Word
+            || !matches!(verb.form, Form::Past | Form::BaseOrPast | Form::Gerund)
+        {
             continue;
         }
         if skip_sentence.get(l.sentence).copied().unwrap_or(false) {
@@ -390,15 +629,23 @@ fn read_claim(
     if depth < 4 && li >= 2 && same(li - 2) {
         let (c, p) = (li - 1, li - 2);
         let coord = lexemes[c].kind == Kind::Word && info[c].is(F_COORD);
-        let prev_verb = info[p]
-            .verb
-            .filter(|v| lexemes[p].kind == Kind::Word && matches!(v.form, Form::Past | Form::BaseOrPast));
+        let prev_verb = info[p].verb.filter(|v| {
+            lexemes[p].kind == Kind::Word && matches!(v.form, Form::Past | Form::BaseOrPast)
+        });
         if let (true, Some(pv)) = (coord, prev_verb) {
             let prev = read_claim(lexemes, info, p, pv, depth + 1)?;
             if prev.voice == Voice::Passive {
                 return Some(finish(
-                    lexemes, info, li, verb, Voice::Passive, prev.object, prev.head,
-                    Vec::new(), lexemes[li].start, lexemes[li].end,
+                    lexemes,
+                    info,
+                    li,
+                    verb,
+                    Voice::Passive,
+                    prev.object,
+                    prev.head,
+                    Vec::new(),
+                    lexemes[li].start,
+                    lexemes[li].end,
                 ));
             }
         }
@@ -493,7 +740,8 @@ fn read_claim(
         }
     }
 
-    let agent_subject = subject.is_some_and(|s| lexemes[s].kind == Kind::Word && info[s].is(F_AGENT));
+    let agent_subject =
+        subject.is_some_and(|s| lexemes[s].kind == Kind::Word && info[s].is(F_AGENT));
     if verb.form == Form::Gerund {
         // Only the agent's own present progressive claims: "I'm transferring you now".
         if !(agent_subject && be_now && !be_done) {
@@ -502,12 +750,21 @@ fn read_claim(
         let (object, target, end) = object_after(lexemes, info, li);
         let head = head_of(lexemes, info, &object);
         return Some(finish(
-            lexemes, info, li, verb, Voice::Active, object, head, target, lexemes[li].start,
+            lexemes,
+            info,
+            li,
+            verb,
+            Voice::Active,
+            object,
+            head,
+            target,
+            lexemes[li].start,
             end,
         ))
         .filter(|c| !(is_light_verb(c.base) && !c.vague && c.object.is_empty()));
     }
-    let pronoun_subject = subject.is_some_and(|s| lexemes[s].kind == Kind::Word && info[s].is(F_PRONOUN));
+    let pronoun_subject =
+        subject.is_some_and(|s| lexemes[s].kind == Kind::Word && info[s].is(F_PRONOUN));
     // "Your booking is confirmed", "the order is complete(d)": stating completion.
     let completion = matches!(verb.base, "confirm" | "complete" | "finalize" | "finalise");
     let passive_aux = be_done || (be_now && (done_adverb || completion) && !pronoun_subject);
@@ -574,12 +831,14 @@ fn read_claim(
         }
     };
     let start = match voice {
-        Voice::Passive => object
-            .first()
-            .map_or(lexemes[li].start, |&f| lexemes[f].start.min(lexemes[li].start)),
+        Voice::Passive => object.first().map_or(lexemes[li].start, |&f| {
+            lexemes[f].start.min(lexemes[li].start)
+        }),
         Voice::Active => lexemes[li].start,
     };
-    let claim = finish(lexemes, info, li, verb, voice, object, head, target, start, end);
+    let claim = finish(
+        lexemes, info, li, verb, voice, object, head, target, start, end,
+    );
     // A light verb that names no action and no object claims nothing checkable ("made").
     if is_light_verb(claim.base) && !claim.vague && claim.object.is_empty() {
         return None;
@@ -637,7 +896,11 @@ fn finish(
     if object.is_empty() {
         head = None;
     }
-    let target = if is_into_verb(base) { target } else { Vec::new() };
+    let target = if is_into_verb(base) {
+        target
+    } else {
+        Vec::new()
+    };
     RawClaim {
         verb_lexeme: li,
         base,
@@ -729,7 +992,11 @@ fn by_someone_else(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> bool {
 
 /// The object phrase after an active verb, the target phrase after its first preposition, and
 /// the byte end of the object as written.
-fn object_after(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> (Vec<usize>, Vec<usize>, usize) {
+fn object_after(
+    lexemes: &[Lexeme],
+    info: &[WordInfo],
+    li: usize,
+) -> (Vec<usize>, Vec<usize>, usize) {
     let sentence = lexemes[li].sentence;
     let mut object = Vec::new();
     let mut target = Vec::new();
@@ -752,8 +1019,7 @@ fn object_after(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> (Vec<usize>
                 }
             }
             Kind::Word => {
-                let after_det = j > 0 && lexemes[j - 1].kind == Kind::Word && info[j - 1].is(F_DETERMINER);
-                if w.verb.is_some() && !after_det {
+                if ends_phrase(lexemes, info, j) {
                     break;
                 }
                 if w.is(F_PREPOSITION) || w.is(F_BY) {
@@ -770,12 +1036,6 @@ fn object_after(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> (Vec<usize>
                     }
                 }
                 if w.is(F_STOP) || w.is(F_ADVERB) || w.is(F_PARTICLE) || w.is(F_NUMBER) {
-                    if (started || !target.is_empty()) && w.is(F_DETERMINER) {
-                        // A new phrase begins: only when we were in the object, it ends.
-                        if !in_target {
-                            continue;
-                        }
-                    }
                     continue;
                 }
                 if in_target {
@@ -823,7 +1083,11 @@ fn of_phrase(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> Vec<usize> {
 /// flight from JFK to SFO on May 24th", "a refund of $38"): its lexemes in text order, its head
 /// (the main word of the first phrase), and whether the clause opens with a preposition (then
 /// it is a prepositional phrase, not a subject: "with the refund applied").
-fn subject_before(lexemes: &[Lexeme], info: &[WordInfo], s: usize) -> (Vec<usize>, Option<usize>, bool) {
+fn subject_before(
+    lexemes: &[Lexeme],
+    info: &[WordInfo],
+    s: usize,
+) -> (Vec<usize>, Option<usize>, bool) {
     let sentence = lexemes[s].sentence;
     let mut out = Vec::new();
     let mut phrase: Vec<usize> = Vec::new();
@@ -843,8 +1107,7 @@ fn subject_before(lexemes: &[Lexeme], info: &[WordInfo], s: usize) -> (Vec<usize
                 last_was_prep = false;
             }
             Kind::Word => {
-                let after_det = j > 0 && lexemes[j - 1].kind == Kind::Word && info[j - 1].is(F_DETERMINER);
-                if w.is(F_PRONOUN) || (w.verb.is_some() && !after_det) {
+                if w.is(F_PRONOUN) || ends_phrase(lexemes, info, j) {
                     break;
                 }
                 if w.is(F_PREPOSITION) || w.is(F_BY) {
@@ -869,6 +1132,17 @@ fn subject_before(lexemes: &[Lexeme], info: &[WordInfo], s: usize) -> (Vec<usize
     out.sort_unstable();
     out.dedup();
     (out, head, last_was_prep)
+}
+
+/// True when word `j` is a verb that ends a noun phrase: a past form not right after a
+/// determiner. Other verb forms inside a phrase are nouns ("a GitHub issue", "the order
+/// updates", "your booking").
+fn ends_phrase(lexemes: &[Lexeme], info: &[WordInfo], j: usize) -> bool {
+    let past = info[j]
+        .verb
+        .is_some_and(|v| matches!(v.form, Form::Past | Form::BaseOrPast));
+    let after_det = j > 0 && lexemes[j - 1].kind == Kind::Word && info[j - 1].is(F_DETERMINER);
+    past && !after_det
 }
 
 /// The head of a phrase (lexemes in any order): its last plain word, passing over codes and

@@ -130,7 +130,6 @@ accept accepts accepted accepted accepting
 reject rejects rejected rejected rejecting
 decline declines declined declined declining
 withdraw withdraws withdrew withdrawn withdrawing
-file files filed filed filing
 resolve resolves resolved resolved resolving
 issue issues issued issued issuing
 process processes processed processed processing
@@ -173,8 +172,8 @@ pub(super) struct VerbForm {
 /// Verbs that name no action of their own when their object names one: "issued a refund" is a
 /// refund, "processed the cancellation" a cancellation, "made a reservation" a booking.
 const LIGHT_VERBS: &[&str] = &[
-    "issue", "process", "make", "place", "complete", "perform", "execute", "initiate",
-    "finalize", "finalise", "handle", "submit", "apply", "confirm",
+    "issue", "process", "make", "place", "complete", "perform", "execute", "initiate", "finalize",
+    "finalise", "handle", "submit", "apply", "confirm",
 ];
 
 /// Light verbs whose object, when it names no action, still says nothing checkable ("I've
@@ -235,18 +234,95 @@ const ACTION_NOUNS: &[(&str, &str)] = &[
 /// `update_reservation_flights`, "posted a comment" by `add_comment`). A verb may sit in several
 /// groups; a verb in none is backed by itself alone.
 const VERB_CLASSES: &[&[&str]] = &[
-    &["create", "add", "insert", "append", "post", "put", "write", "upload", "generate", "make", "register", "file", "attach", "import", "set"],
-    &["book", "reserve", "schedule", "order", "place", "create", "make", "purchase", "submit"],
-    &["update", "modify", "change", "edit", "set", "patch", "put", "alter", "amend", "adjust", "upgrade", "downgrade", "rename", "move", "replace", "mark", "reschedule", "configure", "apply", "toggle", "assign"],
-    &["delete", "remove", "drop", "destroy", "erase", "purge", "wipe", "detach", "unlink", "uninstall", "archive"],
-    &["cancel", "revoke", "void", "terminate", "withdraw", "suspend", "unsubscribe", "deactivate", "disable"],
-    &["send", "notify", "forward", "post", "reply", "issue", "share", "invite", "submit", "publish"],
+    &[
+        "create", "add", "insert", "append", "post", "put", "write", "upload", "generate", "make",
+        "register", "file", "attach", "import", "set",
+    ],
+    &[
+        "book", "reserve", "schedule", "order", "place", "create", "make", "purchase", "submit",
+    ],
+    &[
+        "update",
+        "modify",
+        "change",
+        "edit",
+        "set",
+        "patch",
+        "put",
+        "alter",
+        "amend",
+        "adjust",
+        "upgrade",
+        "downgrade",
+        "rename",
+        "move",
+        "replace",
+        "mark",
+        "reschedule",
+        "configure",
+        "apply",
+        "toggle",
+        "assign",
+    ],
+    &[
+        "delete",
+        "remove",
+        "drop",
+        "destroy",
+        "erase",
+        "purge",
+        "wipe",
+        "detach",
+        "unlink",
+        "uninstall",
+        "archive",
+    ],
+    &[
+        "cancel",
+        "revoke",
+        "void",
+        "terminate",
+        "withdraw",
+        "suspend",
+        "unsubscribe",
+        "deactivate",
+        "disable",
+    ],
+    &[
+        "send", "notify", "forward", "post", "reply", "issue", "share", "invite", "submit",
+        "publish",
+    ],
     &["transfer", "escalate", "forward", "move"],
-    &["refund", "reimburse", "credit", "charge", "pay", "purchase", "bill", "debit"],
+    &[
+        "refund",
+        "reimburse",
+        "credit",
+        "charge",
+        "pay",
+        "purchase",
+        "bill",
+        "debit",
+    ],
     &["exchange", "swap", "replace", "return"],
     &["grant", "enable", "assign", "issue", "share", "add"],
-    &["enable", "activate", "toggle", "resume", "reactivate", "unblock", "unlock", "restore"],
-    &["disable", "deactivate", "toggle", "suspend", "block", "lock"],
+    &[
+        "enable",
+        "activate",
+        "toggle",
+        "resume",
+        "reactivate",
+        "unblock",
+        "unlock",
+        "restore",
+    ],
+    &[
+        "disable",
+        "deactivate",
+        "toggle",
+        "suspend",
+        "block",
+        "lock",
+    ],
     &["reset", "restore", "reboot", "restart", "revert"],
     &["merge", "commit", "push", "publish", "deploy"],
     &["close", "resolve", "complete", "archive", "mark"],
@@ -259,7 +335,13 @@ const VERB_CLASSES: &[&[&str]] = &[
 /// Verbs of money: their object is an amount, a payer or a card ("charged $50 to your card"),
 /// never the thing a tool names, so a call of their class backs them whatever the object.
 const MONEY_VERBS: &[&str] = &[
-    "charge", "pay", "refund", "credit", "reimburse", "bill", "debit",
+    "charge",
+    "pay",
+    "refund",
+    "credit",
+    "reimburse",
+    "bill",
+    "debit",
 ];
 
 /// Verbs that add to or take from something: "added two bags to the reservation" is also an
@@ -656,7 +738,12 @@ static INDEX: LazyLock<Index> = LazyLock::new(|| {
         };
         let mut put = |word: &'static str, form: Form| {
             let entry = verbs.entry(word).or_insert(VerbForm { base, form });
-            if entry.form != form && matches!((entry.form, form), (Form::Base, Form::Past) | (Form::Past, Form::Base)) {
+            if entry.form != form
+                && matches!(
+                    (entry.form, form),
+                    (Form::Base, Form::Past) | (Form::Past, Form::Base)
+                )
+            {
                 entry.form = Form::BaseOrPast;
             }
         };
@@ -741,16 +828,43 @@ pub(super) fn is_money_verb(base: &str) -> bool {
 /// Tool-name verbs of other languages, for the action of a tool named in them
 /// (`crear_solicitud` creates). Only tool names read this table; a narrative's words do not.
 const FOREIGN_NAME_VERBS: &[(&str, &str)] = &[
-    ("crear", "create"), ("criar", "create"), ("creer", "create"), ("créer", "create"),
-    ("erstellen", "create"), ("actualizar", "update"), ("atualizar", "update"),
-    ("aktualisieren", "update"), ("modificar", "modify"), ("modifier", "modify"),
-    ("eliminar", "delete"), ("borrar", "delete"), ("excluir", "delete"), ("apagar", "delete"),
-    ("supprimer", "delete"), ("löschen", "delete"), ("enviar", "send"), ("envoyer", "send"),
-    ("senden", "send"), ("cancelar", "cancel"), ("annuler", "cancel"), ("stornieren", "cancel"),
-    ("agregar", "add"), ("añadir", "add"), ("adicionar", "add"), ("ajouter", "add"),
-    ("hinzufügen", "add"), ("reservar", "book"), ("réserver", "book"), ("buchen", "book"),
-    ("registrar", "register"), ("asignar", "assign"), ("pagar", "pay"), ("payer", "pay"),
-    ("reembolsar", "refund"), ("rembourser", "refund"), ("transferir", "transfer"),
+    ("crear", "create"),
+    ("criar", "create"),
+    ("creer", "create"),
+    ("créer", "create"),
+    ("erstellen", "create"),
+    ("actualizar", "update"),
+    ("atualizar", "update"),
+    ("aktualisieren", "update"),
+    ("modificar", "modify"),
+    ("modifier", "modify"),
+    ("eliminar", "delete"),
+    ("borrar", "delete"),
+    ("excluir", "delete"),
+    ("apagar", "delete"),
+    ("supprimer", "delete"),
+    ("löschen", "delete"),
+    ("enviar", "send"),
+    ("envoyer", "send"),
+    ("senden", "send"),
+    ("cancelar", "cancel"),
+    ("annuler", "cancel"),
+    ("stornieren", "cancel"),
+    ("agregar", "add"),
+    ("añadir", "add"),
+    ("adicionar", "add"),
+    ("ajouter", "add"),
+    ("hinzufügen", "add"),
+    ("reservar", "book"),
+    ("réserver", "book"),
+    ("buchen", "book"),
+    ("registrar", "register"),
+    ("asignar", "assign"),
+    ("pagar", "pay"),
+    ("payer", "pay"),
+    ("reembolsar", "refund"),
+    ("rembourser", "refund"),
+    ("transferir", "transfer"),
     ("transférer", "transfer"),
 ];
 
