@@ -710,3 +710,92 @@ proptest! {
         prop_assert_eq!(r.present_but_unclaimed, unnamed);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The server's own word: MCP tool annotations recorded in the cassette.
+
+fn run_with_tools_list(tools: Value, calls: Value, text: &str) -> mcptest_core::trace::Run {
+    let doc = json!({
+        "mcptest_cassette": 1,
+        "runs": [{
+            "trace": {
+                "tool_calls": calls,
+                "conversation": {"turns": [{"role": "assistant", "content": text}]},
+                "final_response": text
+            },
+            "mcp_exchanges": [
+                {"server": "git", "method": "tools/list", "tools": tools}
+            ]
+        }]
+    });
+    mcptest_core::trace::Cassette::from_value(&doc)
+        .expect("cassette")
+        .runs
+        .remove(0)
+}
+
+#[test]
+fn annotations_decide_before_the_name() {
+    use mcptest_core::eval::{ToolHint, ToolHints, check_narrative_with};
+    let run = run_with_tools_list(
+        json!([
+            {"name": "delete_preview", "annotations": {"readOnlyHint": true}},
+            {"name": "sync_mirror", "annotations": {"readOnlyHint": false, "destructiveHint": true}},
+            {"name": "get_branch"},
+            "list_tags"
+        ]),
+        json!([
+            {"name": "delete_preview", "server": "git", "args": {"branch": "old"}},
+            {"name": "sync_mirror", "server": "git"}
+        ]),
+        "I deleted the branch old.",
+    );
+    let hints = ToolHints::from_run(&run);
+    let preview = ToolCall::new("delete_preview").with_server("git");
+    assert_eq!(
+        hints.get(&preview),
+        Some(ToolHint {
+            read_only: Some(true),
+            destructive: None
+        })
+    );
+    assert_eq!(hints.get(&ToolCall::new("get_branch")), None, "no annotations: no hint");
+    let text = run.trace.final_text();
+    let cfg = NarrativeConfig::default();
+    // By name alone, delete_preview backs the claim.
+    let by_name = check_narrative(&text, &run.trace.tool_calls, &cfg);
+    assert!(by_name.gate_passed, "{by_name}");
+    // The server says delete_preview only reads: the claim has nothing behind it, and the
+    // silent sync_mirror is a write although its name has no writing verb.
+    let hinted = check_narrative_with(&text, &run.trace.tool_calls, &cfg, &hints);
+    assert!(!hinted.gate_passed, "{hinted}");
+    assert_eq!(hinted.claimed_but_absent, 1);
+    let silent: Vec<&Divergence> = hinted
+        .items
+        .iter()
+        .filter(|d| d.category == DivergenceCategory::PresentButUnclaimed)
+        .collect();
+    assert!(
+        silent.iter().any(|d| d.tool.as_deref() == Some("sync_mirror") && d.mutating),
+        "{hinted}"
+    );
+    // The suite's word still wins over the server's.
+    let forced = NarrativeConfig::default().mutating_tools(["delete_preview"]);
+    let overridden = check_narrative_with(&text, &run.trace.tool_calls, &forced, &hints);
+    assert!(overridden.gate_passed, "{overridden}");
+}
+
+#[test]
+fn the_gate_reads_the_cassettes_annotations() {
+    use mcptest_core::gate::evaluate_run;
+    use mcptest_core::spec::AgentSpec;
+    let run = run_with_tools_list(
+        json!([{"name": "delete_preview", "annotations": {"readOnlyHint": true}}]),
+        json!([{"name": "delete_preview", "server": "git", "args": {"branch": "old"}}]),
+        "I deleted the branch old.",
+    );
+    let spec = AgentSpec::new("a").narrative(Default::default());
+    let report = evaluate_run(&spec, "run_1", &run);
+    assert!(!report.passed(), "{}", report.render());
+    assert!(report.render().contains("delete"), "{}", report.render());
+}

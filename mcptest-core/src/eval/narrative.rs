@@ -589,8 +589,9 @@ pub fn check_narrative_with(
         .map(|(i, c)| {
             let f = &facts[call_name[i]];
             let hint = hints.get(c).and_then(|h| h.mutating());
-            let declared_readonly = overrides.readonly(c) || hint == Some(false);
             let mutating = overrides.mutating(c, hint, f.writes);
+            // Declared read-only (by the suite, else by the server) and not forced a write.
+            let declared_readonly = !mutating && (overrides.readonly(c) || hint == Some(false));
             CallEvidence::new(c, f, mutating, !declared_readonly, &mut key_ids, &mut vocab)
         })
         .collect();
@@ -1156,6 +1157,10 @@ impl<'t> Doc<'t> {
                     }
                     if is_stopword(&lower) && !is_numeral(&lower) {
                         continue;
+                    }
+                    // A verb form states no value ("Documentation Branch Created").
+                    if self.info[lj].verb.is_some() {
+                        return None;
                     }
                     return Some(lj);
                 }

@@ -729,6 +729,34 @@ fn read_claim(
 
     // Rule 4: "Created on May 12", "Status: cancelled".
     let clause_opening = subject.is_none();
+    if clause_opening && !be_done && !be_now && verb.form == Form::BaseOrPast {
+        // "set", "put", "reset" opening a clause: past in a list of done things ("I patched
+        // the config, put the object"), an instruction otherwise ("Please restart the router
+        // and then reset the modem").
+        let mut past = false;
+        let mut k = li;
+        while k > 0 && same(k - 1) {
+            k -= 1;
+            let (l, w) = (&lexemes[k], &info[k]);
+            if l.kind != Kind::Word {
+                continue;
+            }
+            if w.is(F_AGENT) {
+                past = true;
+                break;
+            }
+            match w.verb.map(|v| v.form) {
+                Some(Form::BaseOrPast) | None => {}
+                Some(form) => {
+                    past = form == Form::Past;
+                    break;
+                }
+            }
+        }
+        if !past {
+            return None;
+        }
+    }
     if clause_opening && !be_done && !be_now {
         if after_label && !object_follows {
             return None;
