@@ -759,7 +759,11 @@ fn annotations_decide_before_the_name() {
             destructive: None
         })
     );
-    assert_eq!(hints.get(&ToolCall::new("get_branch")), None, "no annotations: no hint");
+    assert_eq!(
+        hints.get(&ToolCall::new("get_branch")),
+        None,
+        "no annotations: no hint"
+    );
     let text = run.trace.final_text();
     let cfg = NarrativeConfig::default();
     // By name alone, delete_preview backs the claim.
@@ -776,7 +780,9 @@ fn annotations_decide_before_the_name() {
         .filter(|d| d.category == DivergenceCategory::PresentButUnclaimed)
         .collect();
     assert!(
-        silent.iter().any(|d| d.tool.as_deref() == Some("sync_mirror") && d.mutating),
+        silent
+            .iter()
+            .any(|d| d.tool.as_deref() == Some("sync_mirror") && d.mutating),
         "{hinted}"
     );
     // The suite's word still wins over the server's.

@@ -93,7 +93,7 @@
 //! |---|---|
 //! | create | create, add, insert, append, post, put, write, upload, generate, make, register, attach, import, set |
 //! | book | book, reserve, schedule, order, place, create, make, purchase, submit |
-//! | update | update, modify, change, edit, set, patch, put, alter, amend, adjust, upgrade, downgrade, rename, move, replace, mark, reschedule, configure, apply, toggle, assign |
+//! | update | update, modify, change, edit, set, patch, put, alter, amend, adjust, upgrade, downgrade, rename, move, replace, mark, reschedule, configure, apply, toggle, assign, commit, push |
 //! | delete | delete, remove, drop, destroy, erase, purge, wipe, detach, unlink, uninstall, archive |
 //! | cancel | cancel, revoke, void, terminate, withdraw, suspend, unsubscribe, deactivate, disable |
 //! | send | send, notify, forward, post, reply, issue, share, invite, submit, publish |
@@ -109,7 +109,8 @@
 //!
 //! A verb in several rows is backed by any of them. Verbs of money are checked on the verb
 //! alone (their object is an amount or a card). A verb that adds or removes ("added a bag to
-//! your reservation") is also backed by an update of its target. Words match exactly or, when
+//! your reservation", "added a checked bag") is also backed by an update of its object or of
+//! its target. Words match exactly or, when
 //! nothing matches exactly, by prefix ("bag" / "baggage", both at least 3 letters). A tool
 //! named in another language matches any object.
 //!
@@ -205,7 +206,9 @@ use crate::trace::{Run, ToolCall, split_wire_name};
 use evidence::{CallEvidence, NameFacts};
 use fasthash::{HashMap, HashSet};
 use grammar::{RawClaim, WordInfo};
-use lexicon::{is_money_verb, is_numeral, is_stopword, normalize, verb_class, verb_form};
+use lexicon::{
+    is_into_verb, is_money_verb, is_numeral, is_stopword, normalize, verb_class, verb_form,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
@@ -607,7 +610,12 @@ pub fn check_narrative_with(
     let mut matched: Vec<Vec<usize>> = Vec::with_capacity(claims.len());
     for claim in &claims {
         let base = vocab.word(claim.verb).to_string();
-        let class = vocab.class_ids(&base);
+        let mut class = vocab.class_ids(&base);
+        if is_into_verb(&base) {
+            // Adding to or removing from something updates it ("added a bag" by
+            // `update_reservation_baggages`).
+            class.extend_from_slice(&update_class);
+        }
         // A verb of money is checked on its verb alone; its object is an amount or a card.
         let mut object: Vec<u32> = if is_money_verb(&base) {
             Vec::new()

@@ -442,6 +442,7 @@ const F_FINITE: u32 = 1 << 22;
 const F_COORD: u32 = 1 << 23;
 const F_OF: u32 = 1 << 24;
 const F_CODE: u32 = 1 << 25;
+const F_STRONG_TIME: u32 = 1 << 26;
 
 impl WordInfo {
     /// The grammar's facts about a lowercase word (the whole lexeme, contractions included).
@@ -504,6 +505,7 @@ impl WordInfo {
         );
         set(&mut f, has(NEAR_IRREALIS), F_NEAR_IRREALIS);
         set(&mut f, has(TIME_WORDS), F_TIME);
+        set(&mut f, has(STRONG_TIME_WORDS), F_STRONG_TIME);
         set(&mut f, has(FINITE), F_FINITE);
         set(&mut f, matches!(lower, "and" | "or"), F_COORD);
         set(&mut f, lower == "of", F_OF);
@@ -826,8 +828,12 @@ fn read_claim(
         if by_someone_else(lexemes, info, li) {
             return None;
         }
-        // "was made within the last 24 hours", "created on May 1": a date of the data.
+        // "was made within the last 24 hours", "created on May 1", "was closed 3 days ago": a
+        // date of the data.
         if next.is_some_and(|n| lexemes[n].kind == Kind::Word && info[n].is(F_TIME)) {
+            return None;
+        }
+        if dated_soon_after(lexemes, info, li) {
             return None;
         }
         if !be_done && !be_now {
@@ -940,6 +946,33 @@ fn finish(
         start,
         end: end.max(lexemes[li].end),
     }
+}
+
+/// Words that date what precedes them wherever they stand in the next few words ("3 days
+/// ago", "in the last week", "earlier today").
+const STRONG_TIME_WORDS: &[&str] = &[
+    "ago",
+    "yesterday",
+    "last",
+    "earlier",
+    "previously",
+    "originally",
+    "recently",
+];
+
+/// True when a strong time word follows `li` within four lexemes of its clause.
+fn dated_soon_after(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> bool {
+    let sentence = lexemes[li].sentence;
+    for j in li + 1..lexemes.len().min(li + 5) {
+        let (l, w) = (&lexemes[j], &info[j]);
+        if l.sentence != sentence || is_boundary(l, w) {
+            return false;
+        }
+        if l.kind == Kind::Word && w.is(F_STRONG_TIME) {
+            return true;
+        }
+    }
+    false
 }
 
 /// True when a finite verb or modal follows `li` in its clause.
@@ -1135,7 +1168,14 @@ fn subject_before(
                 last_was_prep = false;
             }
             Kind::Word => {
-                if w.is(F_PRONOUN) || ends_phrase(lexemes, info, j) {
+                // A gerund left of the head is a verb ("booking ... and returning on May 25 in
+                // economy"); as the head it is a noun ("your flight booking").
+                let gerund = w.verb.is_some_and(|v| v.form == Form::Gerund)
+                    && !(j > 0
+                        && lexemes[j - 1].kind == Kind::Word
+                        && info[j - 1].is(F_DETERMINER))
+                    && !(phrase.is_empty() && out.is_empty());
+                if w.is(F_PRONOUN) || ends_phrase(lexemes, info, j) || gerund {
                     break;
                 }
                 if w.is(F_PREPOSITION) || w.is(F_BY) {
