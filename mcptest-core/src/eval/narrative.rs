@@ -54,7 +54,9 @@
 //!    returned", "Order #W48 cancelled.") claims the action on its subject, unless `by` names
 //!    another doer ("cancelled by the airline"); a present passive describes a state ("the
 //!    status is closed") unless it states completion ("is now cancelled", "your booking is
-//!    confirmed").
+//!    confirmed"). A simple past passive that tells history is no claim either: a state found
+//!    ("was already closed"), a date ("were transferred in 2023"), a clause of time ("the tag
+//!    was removed when the release was published"), or inside one ("when the PR was merged").
 //!
 //! The **object** is the noun phrase after the verb up to a preposition or the clause end,
 //! skipping determiners, numbers, adverbs, emphasis and pronouns; code spans and quoted names

@@ -49,7 +49,14 @@ use super::tokenize::{Kind, Lexeme};
 /// Words that end a clause for the rules above (besides punctuation).
 pub(super) const BOUNDARY: &[&str] = &[
     "and", "but", "or", "nor", "so", "then", "because", "since", "while", "whereas", "although",
-    "though", "however", "that", "which", "who", "whom", "where", "plus",
+    "though", "however", "that", "which", "who", "whom", "where", "plus", "when", "whenever",
+    "after", "until",
+];
+
+/// Words that open a clause of background time: a passive there says when something happened
+/// to something, not what the agent did ("deleted when the PR was merged").
+const BACKGROUND: &[&str] = &[
+    "when", "whenever", "after", "until", "while", "since", "before",
 ];
 
 /// Words that make a later verb in their clause unreal: modality, future, offers, plans,
@@ -443,6 +450,8 @@ const F_COORD: u32 = 1 << 23;
 const F_OF: u32 = 1 << 24;
 const F_CODE: u32 = 1 << 25;
 const F_STRONG_TIME: u32 = 1 << 26;
+const F_BACKGROUND: u32 = 1 << 27;
+const F_ALREADY: u32 = 1 << 28;
 
 impl WordInfo {
     /// The grammar's facts about a lowercase word (the whole lexeme, contractions included).
@@ -494,7 +503,11 @@ impl WordInfo {
         set(&mut f, has(META_PREPOSITIONS), F_META_PREP);
         set(&mut f, has(PARTICLES), F_PARTICLE);
         set(&mut f, has(PRONOUNS), F_PRONOUN);
-        set(&mut f, has(GENERIC_NOUNS), F_GENERIC);
+        set(
+            &mut f,
+            has(GENERIC_NOUNS) || GENERIC_NOUNS.contains(&norm),
+            F_GENERIC,
+        );
         set(&mut f, stop, F_STOP);
         set(&mut f, lower == "by", F_BY);
         set(&mut f, is_numeral(lower.trim_start_matches('$')), F_NUMBER);
@@ -506,6 +519,8 @@ impl WordInfo {
         set(&mut f, has(NEAR_IRREALIS), F_NEAR_IRREALIS);
         set(&mut f, has(TIME_WORDS), F_TIME);
         set(&mut f, has(STRONG_TIME_WORDS), F_STRONG_TIME);
+        set(&mut f, has(BACKGROUND), F_BACKGROUND);
+        set(&mut f, lower == "already", F_ALREADY);
         set(&mut f, has(FINITE), F_FINITE);
         set(&mut f, matches!(lower, "and" | "or"), F_COORD);
         set(&mut f, lower == "of", F_OF);
@@ -666,6 +681,9 @@ fn read_claim(
     let mut be_done = false;
     let mut be_now = false;
     let mut done_adverb = false;
+    let mut already = false;
+    let mut perfect = false;
+    let mut background = false;
     let mut after_label = false;
     let mut j = li;
     let floor = li.saturating_sub(REACH);
@@ -677,6 +695,7 @@ fn read_claim(
         let (l, w) = (&lexemes[j], &info[j]);
         if is_boundary(l, w) {
             after_label = l.kind == Kind::Sep && subject.is_none() && j + 1 == li;
+            background = l.kind == Kind::Word && w.is(F_BACKGROUND);
             if subject.is_none() && l.kind == Kind::Word && w.is(F_RELATIVE) {
                 // "the order that was cancelled": a description.
                 return None;
@@ -716,10 +735,12 @@ fn read_claim(
         if aux {
             be_done |= w.is(F_BE_DONE);
             be_now |= w.is(F_BE_NOW);
+            perfect |= w.is(F_HAVE);
             continue;
         }
         if w.is(F_ADVERB) {
             done_adverb |= w.is(F_DONE_ADVERB);
+            already |= w.is(F_ALREADY);
             continue;
         }
         subject = Some(j);
@@ -827,6 +848,28 @@ fn read_claim(
     if voice == Voice::Passive {
         if by_someone_else(lexemes, info, li) {
             return None;
+        }
+        // "was already closed": a state found, not an action taken ("has already been
+        // processed" may be the agent's own); "when the PR was merged": background time.
+        if (already && !perfect) || background {
+            return None;
+        }
+        // "the tag was removed when the release was published": a simple past passive dated
+        // by a clause of time tells history.
+        if !perfect && be_done && background_follows(lexemes, info, li) {
+            return None;
+        }
+        // "were transferred in 2023": dated.
+        if let Some(n) =
+            next.filter(|&n| lexemes[n].kind == Kind::Word && info[n].is(F_PREPOSITION))
+        {
+            if lexemes.get(n + 1).is_some_and(|l| {
+                l.sentence == sentence
+                    && l.kind == Kind::Word
+                    && (info[n + 1].is(F_NUMBER) || info[n + 1].is(F_TIME))
+            }) {
+                return None;
+            }
         }
         // "was made within the last 24 hours", "created on May 1", "was closed 3 days ago": a
         // date of the data.
@@ -973,6 +1016,14 @@ fn dated_soon_after(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> bool {
         }
     }
     false
+}
+
+/// True when a word of background time (`when`, `after`, ...) follows `li` in its sentence.
+fn background_follows(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> bool {
+    let sentence = lexemes[li].sentence;
+    (li + 1..lexemes.len().min(li + 1 + REACH))
+        .take_while(|&j| lexemes[j].sentence == sentence)
+        .any(|j| lexemes[j].kind == Kind::Word && info[j].is(F_BACKGROUND))
 }
 
 /// True when a finite verb or modal follows `li` in its clause.
