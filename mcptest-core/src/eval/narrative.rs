@@ -205,7 +205,7 @@ mod tokenize;
 pub use evidence::ToolHint;
 
 use crate::trace::{Run, ToolCall, split_wire_name};
-use evidence::{CallEvidence, NameFacts};
+use evidence::{BackingIndex, CallEvidence, NameFacts, Pieces};
 use fasthash::{HashMap, HashSet};
 use grammar::{RawClaim, WordInfo};
 use lexicon::{
@@ -461,7 +461,7 @@ pub fn tool_name_tokens(name: &str) -> Vec<String> {
 pub fn tool_is_mutating(call: &ToolCall, cfg: &NarrativeConfig) -> bool {
     let overrides = Overrides::new(cfg);
     let mut vocab = Vocab::default();
-    let facts = NameFacts::new(&call.name, &mut vocab);
+    let facts = NameFacts::new(&call.name, &mut Pieces::default(), &mut vocab);
     overrides.mutating(call, None, facts.writes)
 }
 
@@ -573,6 +573,7 @@ pub fn check_narrative_with(
     let mut facts: Vec<NameFacts> = Vec::new();
     let mut call_name = Vec::with_capacity(calls.len());
     let mut pieces = HashMap::default();
+    let mut call_pieces = Pieces::default();
     for (i, c) in calls.iter().enumerate() {
         let n = *name_ix.entry(c.name.as_str()).or_insert_with(|| {
             names.push(NameInfo::new(
@@ -581,13 +582,13 @@ pub fn check_narrative_with(
                 &doc.in_text,
                 &mut pieces,
             ));
-            facts.push(NameFacts::new(&c.name, &mut vocab));
+            facts.push(NameFacts::new(&c.name, &mut call_pieces, &mut vocab));
             names.len() - 1
         });
         names[n].calls.push(i);
         call_name.push(n);
     }
-    let mut key_ids = HashMap::default();
+
     let mut evidence: Vec<CallEvidence> = calls
         .iter()
         .enumerate()
@@ -597,7 +598,14 @@ pub fn check_narrative_with(
             let mutating = overrides.mutating(c, hint, f.writes);
             // Declared read-only (by the suite, else by the server) and not forced a write.
             let declared_readonly = !mutating && (overrides.readonly(c) || hint == Some(false));
-            CallEvidence::new(c, f, mutating, !declared_readonly, &mut key_ids, &mut vocab)
+            CallEvidence::new(
+                c,
+                f,
+                mutating,
+                !declared_readonly,
+                &mut call_pieces,
+                &mut vocab,
+            )
         })
         .collect();
     let readonly_ids: Vec<Vec<u32>> = cfg
@@ -610,6 +618,9 @@ pub fn check_narrative_with(
     let claims = doc.claims(&mut vocab);
     let update_class = vocab.class_ids("update");
     let mut matched: Vec<Vec<usize>> = Vec::with_capacity(claims.len());
+    let mut index = BackingIndex::build(&evidence);
+    let mut values_read = false;
+    let mut kin: Option<Kin> = None;
     for claim in &claims {
         let base = vocab.word(claim.verb).to_string();
         let mut class = vocab.class_ids(&base);
@@ -627,43 +638,41 @@ pub fn check_narrative_with(
         let mut target = claim.target.clone();
         let mut m: Vec<usize> = Vec::new();
         for round in 0..3 {
-            let backs = |e: &CallEvidence| {
-                if claim.vague {
-                    e.can_back && e.mutating
-                } else {
-                    e.backs(&class, &object)
-                        || (!target.is_empty() && e.backs(&update_class, &target))
-                }
-            };
             match round {
-                0 => m = (0..calls.len()).filter(|&i| backs(&evidence[i])).collect(),
+                0 => {}
                 1 => {
-                    // Argument values: read on demand, once per call.
-                    for (i, c) in calls.iter().enumerate() {
-                        if evidence[i].read_values {
+                    // Argument values: read once for every call, on the first claim that
+                    // needs them.
+                    if !values_read {
+                        values_read = true;
+                        for (i, c) in calls.iter().enumerate() {
                             let executor = facts[call_name[i]].executor;
-                            evidence[i].read_values(c, executor, &mut vocab);
-                            if backs(&evidence[i]) {
-                                m.push(i);
-                            }
+                            evidence[i].read_values(c, executor, &mut call_pieces, &mut vocab);
                         }
+                        index = BackingIndex::build(&evidence);
                     }
                 }
                 _ => {
                     // Derived words: "bag" and "baggage", "subscription" and "subscribe".
-                    object = vocab.with_prefix_kin(&object);
-                    target = vocab.with_prefix_kin(&target);
-                    let backs = |e: &CallEvidence| {
-                        e.backs(&class, &object)
-                            || (!target.is_empty() && e.backs(&update_class, &target))
-                    };
-                    m = (0..calls.len()).filter(|&i| backs(&evidence[i])).collect();
+                    let kin = kin.get_or_insert_with(|| Kin::new(&vocab));
+                    object = kin.extend(&vocab, &object);
+                    target = kin.extend(&vocab, &target);
+                }
+            }
+            if claim.vague {
+                m.extend_from_slice(&index.writes);
+            } else {
+                index.backing(&class, &object, &mut m);
+                if !target.is_empty() {
+                    index.backing(&update_class, &target, &mut m);
                 }
             }
             if !m.is_empty() || claim.vague {
                 break;
             }
         }
+        m.sort_unstable();
+        m.dedup();
         for &i in &m {
             names[call_name[i]].claimed = true;
         }
@@ -870,6 +879,48 @@ fn json_prose(text: &str) -> Option<String> {
 /// The shortest word that takes part in prefix kinship ("bag" / "baggage").
 const MIN_KIN: usize = 3;
 
+/// Prefix kinship over a vocabulary: the words one word begins, and the words that begin it.
+struct Kin {
+    /// Word ids sorted by their text.
+    sorted: Vec<u32>,
+}
+
+impl Kin {
+    fn new(vocab: &Vocab) -> Self {
+        let mut sorted: Vec<u32> = (0..vocab.words.len() as u32).collect();
+        sorted.sort_unstable_by(|a, b| vocab.word(*a).cmp(vocab.word(*b)));
+        Kin { sorted }
+    }
+
+    /// `ids` and their kin (both words at least [`MIN_KIN`] characters long), sorted.
+    fn extend(&self, vocab: &Vocab, ids: &[u32]) -> Vec<u32> {
+        let mut out = ids.to_vec();
+        for &id in ids {
+            let w = vocab.word(id);
+            if w.chars().count() < MIN_KIN {
+                continue;
+            }
+            // Longer words that begin with `w`.
+            let start = self.sorted.partition_point(|&k| vocab.word(k) < w);
+            out.extend(
+                self.sorted[start..]
+                    .iter()
+                    .take_while(|&&k| vocab.word(k).starts_with(w))
+                    .filter(|&&k| k != id),
+            );
+            // Shorter words that `w` begins with.
+            for (b, _) in w.char_indices().skip(MIN_KIN) {
+                if let Some(&k) = vocab.ids.get(&w[..b]) {
+                    out.push(k);
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
 #[derive(Default)]
 struct Vocab {
     ids: HashMap<String, u32>,
@@ -911,29 +962,6 @@ impl Vocab {
         } else {
             class.iter().map(|v| self.intern(v)).collect()
         }
-    }
-
-    /// `ids` and every word that one of them begins or that begins one of them (both at least
-    /// [`MIN_KIN`] characters long): "bag" and "baggage".
-    fn with_prefix_kin(&self, ids: &[u32]) -> Vec<u32> {
-        let mut out = ids.to_vec();
-        for &id in ids {
-            let w = self.word(id);
-            if w.chars().count() < MIN_KIN {
-                continue;
-            }
-            for (k, other) in self.words.iter().enumerate() {
-                if other.chars().count() >= MIN_KIN
-                    && other != w
-                    && (other.starts_with(w) || w.starts_with(other.as_str()))
-                {
-                    out.push(k as u32);
-                }
-            }
-        }
-        out.sort_unstable();
-        out.dedup();
-        out
     }
 
     fn word(&self, id: u32) -> &str {
@@ -1203,8 +1231,6 @@ impl<'t> Doc<'t> {
 // Tool names.
 
 struct NameInfo {
-    /// Normalized token ids, without duplicates.
-    ids: Vec<u32>,
     /// True when every salient token occurs in the text.
     mentioned: bool,
     /// True when a claim matched this name.
@@ -1241,7 +1267,6 @@ impl NameInfo {
         NameInfo {
             mentioned: !must.is_empty() && must.iter().all(seen),
             claimed: false,
-            ids,
             calls: Vec::new(),
         }
     }

@@ -4,7 +4,7 @@
 //! whose words include a word of the claim's object.
 
 use super::Vocab;
-use super::fasthash::{HashMap, HashSet};
+use super::fasthash::HashMap;
 use super::lexicon::{
     action_noun, foreign_name_verb, is_base_mutating_verb, is_light_verb, is_read_verb,
     is_state_verb, normalize,
@@ -85,66 +85,108 @@ pub(super) struct CallEvidence {
     any_object: bool,
 }
 
+/// What one raw piece of a name, key or value says, computed once per distinct piece.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct PieceFacts {
+    /// The normalized word.
+    pub id: u32,
+    /// The state-changing verb it is (English base, or a known verb of another language).
+    verb: Option<u32>,
+    /// True when the verb came from another language.
+    foreign: bool,
+    /// A read verb or a question word: a name that opens with it performs nothing.
+    read: bool,
+    /// One of the 22 base verbs, as written.
+    base22: bool,
+    /// `or` / `and`.
+    joiner: bool,
+    /// A generic executor word.
+    executor: bool,
+    /// A light verb.
+    light: bool,
+    /// The verb an action noun names.
+    action_noun: Option<u32>,
+}
+
+/// The per-check cache of piece facts, keyed by the raw piece.
+#[derive(Default)]
+pub(super) struct Pieces<'a> {
+    facts: HashMap<&'a str, PieceFacts>,
+    spans: Vec<(usize, usize)>,
+}
+
+impl<'a> Pieces<'a> {
+    fn facts(&mut self, raw: &'a str, vocab: &mut Vocab) -> PieceFacts {
+        if let Some(f) = self.facts.get(raw) {
+            return *f;
+        }
+        let lower = raw.to_lowercase();
+        let norm = normalize(&lower);
+        let (verb, foreign) = if is_state_verb(&norm) {
+            (Some(vocab.intern(&norm)), false)
+        } else {
+            match foreign_name_verb(&norm) {
+                Some(v) => (Some(vocab.intern(v)), true),
+                None => (None, false),
+            }
+        };
+        let f = PieceFacts {
+            id: vocab.intern(&norm),
+            verb,
+            foreign,
+            read: QUERY_PREFIXES.contains(&lower.as_str())
+                || is_read_verb(&lower)
+                || is_read_verb(&norm),
+            base22: is_base_mutating_verb(&lower),
+            joiner: matches!(lower.as_str(), "or" | "and"),
+            executor: EXECUTORS.contains(&lower.as_str()),
+            light: is_light_verb(&norm),
+            action_noun: action_noun(&norm).map(|a| vocab.intern(a)),
+        };
+        self.facts.insert(raw, f);
+        f
+    }
+
+    /// The facts of every piece of `text`, appended to `out`.
+    pub(super) fn split(&mut self, text: &'a str, vocab: &mut Vocab, out: &mut Vec<PieceFacts>) {
+        let mut spans = std::mem::take(&mut self.spans);
+        spans.clear();
+        name_pieces(text, &mut spans);
+        for &(a, b) in &spans {
+            out.push(self.facts(&text[a..b], vocab));
+        }
+        self.spans = spans;
+    }
+}
+
 /// The actions of a tool name: its leading verb (after any namespace words) and the verbs
 /// joined to it by `or`/`and` (`create_or_update_file`); a light verb followed by an action
 /// noun also performs that action (`make_payment` pays). A name that opens with a read verb or
-/// a question (`get_cancel_policy`, `can_send_mms`) performs none.
-pub(super) fn name_actions(pieces: &[(String, String)], vocab: &mut Vocab) -> (Vec<u32>, bool) {
-    let mut foreign = false;
+/// a question (`get_cancel_policy`, `can_send_mms`) performs none. Also returns whether the
+/// verb is of another language.
+fn name_actions(pieces: &[PieceFacts]) -> (Vec<u32>, bool) {
     let mut out = Vec::new();
-    let verb_of = |norm: &str| {
-        if is_state_verb(norm) {
-            Some(norm.to_string())
-        } else {
-            foreign_name_verb(norm).map(str::to_string)
-        }
+    let mut foreign = false;
+    let Some(mut i) = pieces.iter().position(|p| p.read || p.verb.is_some()) else {
+        return (out, false);
     };
-    let mut i = 0;
-    while i < pieces.len() {
-        let (lower, norm) = &pieces[i];
-        if QUERY_PREFIXES.contains(&lower.as_str()) || is_read_verb(lower) || is_read_verb(norm) {
-            return (out, false);
-        }
-        if verb_of(norm).is_some() {
-            break;
-        }
-        i += 1;
+    if pieces[i].read {
+        return (out, false);
     }
-    while i < pieces.len() {
-        let norm = &pieces[i].1;
-        let Some(verb) = verb_of(norm) else { break };
-        foreign |= !is_state_verb(norm);
-        out.push(vocab.intern(&verb));
-        if is_light_verb(norm) {
-            if let Some(a) = pieces.get(i + 1).and_then(|(_, n)| action_noun(n)) {
-                out.push(vocab.intern(a));
+    while let Some(verb) = pieces.get(i).and_then(|p| p.verb) {
+        foreign |= pieces[i].foreign;
+        out.push(verb);
+        if pieces[i].light {
+            if let Some(a) = pieces.get(i + 1).and_then(|p| p.action_noun) {
+                out.push(a);
             }
         }
-        match pieces.get(i + 1).map(|(l, _)| l.as_str()) {
-            Some("or" | "and") => i += 2,
+        match pieces.get(i + 1) {
+            Some(p) if p.joiner => i += 2,
             _ => break,
         }
     }
     (out, foreign)
-}
-
-/// True when the name's words make the tool a generic executor.
-pub(super) fn is_executor(pieces: &[(String, String)]) -> bool {
-    pieces.iter().any(|(l, _)| EXECUTORS.contains(&l.as_str()))
-}
-
-/// The lowercase and normalized pieces of a name.
-pub(super) fn pieces_of(name: &str) -> Vec<(String, String)> {
-    let mut spans = Vec::new();
-    name_pieces(name, &mut spans);
-    spans
-        .iter()
-        .map(|&(a, b)| {
-            let lower = name[a..b].to_lowercase();
-            let norm = normalize(&lower).into_owned();
-            (lower, norm)
-        })
-        .collect()
 }
 
 /// Facts shared by every call of one tool name.
@@ -161,14 +203,14 @@ pub(super) struct NameFacts {
 }
 
 impl NameFacts {
-    pub(super) fn new(name: &str, vocab: &mut Vocab) -> Self {
-        let pieces = pieces_of(name);
-        let ids = pieces.iter().map(|(_, n)| vocab.intern(n)).collect();
-        let (actions, foreign) = name_actions(&pieces, vocab);
-        let executor = is_executor(&pieces);
-        let base22 = pieces.iter().any(|(l, _)| is_base_mutating_verb(l));
+    pub(super) fn new<'a>(name: &'a str, pieces: &mut Pieces<'a>, vocab: &mut Vocab) -> Self {
+        let mut ps = Vec::new();
+        pieces.split(name, vocab, &mut ps);
+        let (actions, foreign) = name_actions(&ps);
+        let executor = ps.iter().any(|p| p.executor);
+        let base22 = ps.iter().any(|p| p.base22);
         NameFacts {
-            ids,
+            ids: ps.iter().map(|p| p.id).collect(),
             writes: base22 || !actions.is_empty() || executor,
             actions,
             executor,
@@ -179,34 +221,27 @@ impl NameFacts {
 
 impl CallEvidence {
     /// Evidence from a call's name facts and its top-level argument keys.
-    pub(super) fn new(
-        call: &ToolCall,
+    pub(super) fn new<'a>(
+        call: &'a ToolCall,
         facts: &NameFacts,
         mutating: bool,
         can_back: bool,
-        key_ids: &mut HashMap<String, (Vec<u32>, Vec<u32>)>,
+        pieces: &mut Pieces<'a>,
         vocab: &mut Vocab,
     ) -> Self {
         let mut words = facts.ids.clone();
         let mut actions = facts.actions.clone();
         if let Some(Value::Object(m)) = &call.args {
+            let mut ps = Vec::new();
             for k in m.keys() {
-                let (ids, key_actions) = key_ids.entry(k.clone()).or_insert_with(|| {
-                    let pieces = pieces_of(k);
-                    let ids = pieces.iter().map(|(_, n)| vocab.intern(n)).collect();
+                ps.clear();
+                pieces.split(k, vocab, &mut ps);
+                for p in &ps {
+                    words.push(p.id);
                     // A write's argument keys can name what it did (`payment_id`: it paid).
-                    let acts = pieces
-                        .iter()
-                        .filter_map(|(_, n)| {
-                            action_noun(n).or_else(|| is_state_verb(n).then_some(n.as_str()))
-                        })
-                        .map(|a| vocab.intern(a))
-                        .collect::<Vec<u32>>();
-                    (ids, acts)
-                });
-                words.extend_from_slice(ids);
-                if mutating {
-                    actions.extend_from_slice(key_actions);
+                    if mutating && !p.foreign {
+                        actions.extend(p.action_noun.or(p.verb));
+                    }
                 }
             }
         }
@@ -227,63 +262,52 @@ impl CallEvidence {
 
     /// Adds the words of the argument values (and nested keys), and for an executor the
     /// state-changing verbs among them as actions. Done once, on demand.
-    pub(super) fn read_values(&mut self, call: &ToolCall, executor: bool, vocab: &mut Vocab) {
+    pub(super) fn read_values<'a>(
+        &mut self,
+        call: &'a ToolCall,
+        executor: bool,
+        pieces: &mut Pieces<'a>,
+        vocab: &mut Vocab,
+    ) {
         if self.values_read || !self.read_values {
             return;
         }
         self.values_read = true;
         let Some(args) = &call.args else { return };
         let mut budget = VALUE_TEXT_LIMIT;
-        let mut seen: HashSet<u32> = HashSet::default();
-        let mut spans = Vec::new();
+        let mut ps = Vec::new();
         let mut stack = vec![args];
-        let mut add =
-            |text: &str, budget: &mut usize, words: &mut Vec<u32>, actions: &mut Vec<u32>| {
-                let text = clip(text, *budget);
-                *budget -= text.len();
-                spans.clear();
-                name_pieces(text, &mut spans);
-                for &(a, b) in &spans {
-                    let lower = text[a..b].to_lowercase();
-                    let norm = normalize(&lower);
-                    let id = vocab.intern(&norm);
-                    if seen.insert(id) {
-                        words.push(id);
-                        if executor && is_state_verb(&norm) {
-                            actions.push(id);
-                        }
-                    }
-                }
-            };
+        let mut add = |text: &'a str, budget: &mut usize| {
+            let text = clip(text, *budget);
+            *budget -= text.len();
+            pieces.split(text, vocab, &mut ps);
+        };
         while let Some(v) = stack.pop() {
             if budget == 0 {
                 break;
             }
             match v {
-                Value::String(s) => add(s, &mut budget, &mut self.words, &mut self.actions),
+                Value::String(s) => add(s, &mut budget),
                 Value::Array(xs) => stack.extend(xs.iter().rev()),
                 Value::Object(m) => {
                     for (k, x) in m.iter().rev() {
-                        add(k, &mut budget, &mut self.words, &mut self.actions);
+                        add(k, &mut budget);
                         stack.push(x);
                     }
                 }
                 _ => {}
             }
         }
+        for p in &ps {
+            self.words.push(p.id);
+            if executor && !p.foreign {
+                self.actions.extend(p.verb);
+            }
+        }
         self.words.sort_unstable();
         self.words.dedup();
         self.actions.sort_unstable();
         self.actions.dedup();
-    }
-
-    /// True when the call performed one of `class` on one of `object` (any object when empty).
-    pub(super) fn backs(&self, class: &[u32], object: &[u32]) -> bool {
-        self.can_back
-            && self.actions.iter().any(|a| class.contains(a))
-            && (object.is_empty()
-                || self.any_object
-                || object.iter().any(|o| self.words.binary_search(o).is_ok()))
     }
 }
 
@@ -297,4 +321,72 @@ fn clip(s: &str, max: usize) -> &str {
         end -= 1;
     }
     &s[..end]
+}
+
+/// The calls that can back claims, indexed by what they did and touched, so a claim looks up
+/// its candidates instead of scanning every call.
+#[derive(Default)]
+pub(super) struct BackingIndex {
+    /// (action, call), sorted.
+    by_action: Vec<(u32, u32)>,
+    /// ((action, word), call), sorted.
+    by_pair: Vec<(u64, u32)>,
+    /// (action, call) of calls that match any object (a tool named in another language).
+    any_object: Vec<(u32, u32)>,
+    /// Calls that change state.
+    pub writes: Vec<usize>,
+}
+
+fn pair(action: u32, word: u32) -> u64 {
+    (u64::from(action) << 32) | u64::from(word)
+}
+
+/// The calls stored under `key` in a sorted (key, call) list.
+fn range<K: Ord + Copy>(list: &[(K, u32)], key: K) -> impl Iterator<Item = usize> + '_ {
+    let start = list.partition_point(|(k, _)| *k < key);
+    list[start..]
+        .iter()
+        .take_while(move |(k, _)| *k == key)
+        .map(|(_, c)| *c as usize)
+}
+
+impl BackingIndex {
+    pub(super) fn build(evidence: &[CallEvidence]) -> Self {
+        let mut ix = BackingIndex::default();
+        for (i, e) in evidence.iter().enumerate() {
+            if !e.can_back {
+                continue;
+            }
+            let c = i as u32;
+            if e.mutating {
+                ix.writes.push(i);
+            }
+            for &a in &e.actions {
+                ix.by_action.push((a, c));
+                if e.any_object {
+                    ix.any_object.push((a, c));
+                }
+                ix.by_pair.extend(e.words.iter().map(|&w| (pair(a, w), c)));
+            }
+        }
+        ix.by_action.sort_unstable();
+        ix.any_object.sort_unstable();
+        ix.by_pair.sort_unstable();
+        ix
+    }
+
+    /// Appends the calls that performed one of `class` on one of `object` (any object when
+    /// empty).
+    pub(super) fn backing(&self, class: &[u32], object: &[u32], out: &mut Vec<usize>) {
+        for &a in class {
+            if object.is_empty() {
+                out.extend(range(&self.by_action, a));
+                continue;
+            }
+            out.extend(range(&self.any_object, a));
+            for &o in object {
+                out.extend(range(&self.by_pair, pair(a, o)));
+            }
+        }
+    }
 }

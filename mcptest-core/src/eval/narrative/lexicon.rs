@@ -673,48 +673,6 @@ const STOPWORDS: &[&str] = &[
     "new",
 ];
 
-/// Determiners: a mutating verb right after one of these is a noun ("the update", "a post").
-/// `all` is here for the idiom "you're all set".
-const DETERMINERS: &[&str] = &[
-    "a", "an", "the", "my", "your", "his", "her", "its", "our", "their", "this", "that", "these",
-    "those", "each", "every", "no", "any", "some", "all",
-];
-
-/// Object pronouns: after a verb they stand for something named earlier, so "merged it and
-/// closed the ticket" claims `merge` alone, not `merge_ticket`.
-const OBJECT_PRONOUNS: &[&str] = &[
-    "it",
-    "them",
-    "him",
-    "her",
-    "me",
-    "us",
-    "you",
-    "itself",
-    "themselves",
-    "everything",
-    "something",
-    "anything",
-    "nothing",
-];
-
-/// Conjunctions end a clause: the search for a claim's object stops there, so "the inventory is
-/// updated and the card was charged" claims `update` alone, not `update_card`.
-const CONJUNCTIONS: &[&str] = &[
-    "and", "or", "but", "nor", "then", "so", "yet", "while", "because", "when", "if", "after",
-    "before",
-];
-
-/// True when the lowercase word is a conjunction.
-pub(super) fn is_conjunction(word: &str) -> bool {
-    CONJUNCTIONS.contains(&word)
-}
-
-/// True when the lowercase word is an object pronoun.
-pub(super) fn is_object_pronoun(word: &str) -> bool {
-    OBJECT_PRONOUNS.contains(&word)
-}
-
 /// The tables above, indexed once (lookups are per distinct word, so this is the hot path).
 struct Index {
     /// Every form of every state-changing verb -> (base, form).
@@ -884,11 +842,6 @@ pub(super) fn is_into_verb(base: &str) -> bool {
 /// True when the lowercase word is a stopword or a numeral.
 pub(super) fn is_stopword(word: &str) -> bool {
     INDEX.stop.contains(word) || is_numeral(word)
-}
-
-/// True when the lowercase word is a determiner.
-pub(super) fn is_determiner(word: &str) -> bool {
-    DETERMINERS.contains(&word)
 }
 
 /// True for a numeral (`42`, `3.5`, `1,200`): digits with at most `.`/`,` between them.
