@@ -31,6 +31,9 @@ mcptest-mock/tests/python/setup-venv.sh
 step "cargo test (unit, integration, property tests, benchmark smoke runs)"
 cargo test --workspace --all-targets --no-fail-fast
 
+step "cargo doc (warnings are errors)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
+
 step "cargo test --doc"
 cargo test --workspace --doc --no-fail-fast
 

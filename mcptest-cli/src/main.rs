@@ -119,9 +119,15 @@ pub struct MockArgs {
     /// The tools file: each tool's name, description, input schema and answers.
     #[arg(long, value_name = "TOOLS.yml")]
     pub tools_from: PathBuf,
-    /// The fault on tools/call: none, hang, wedged, slow:<ms>, recover-after:<n>,
-    /// reply-after-cancel:<ms>.
-    #[arg(long, value_name = "KIND", default_value = "none")]
+    /// The fault on tools/call: `none`, `hang`, `wedged`, `slow:<ms>`, `recover-after:<n>`,
+    /// `reply-after-cancel:<ms>`.
+    #[arg(
+        long,
+        value_name = "KIND",
+        default_value = "none",
+        help = "The fault on tools/call: none, hang, wedged, slow:<ms>, recover-after:<n>, \
+                reply-after-cancel:<ms>."
+    )]
     pub fault: mcptest_mock::Fault,
     /// What to log to stderr: off, faults, calls.
     #[arg(long, value_name = "LEVEL", default_value = "faults")]

@@ -2,10 +2,10 @@
 //! the code it generates names `::mcptest::...` paths, so the facade is the only supported
 //! entry point, and its documentation has the runnable examples.
 //!
-//! The crate is a switchboard: [`parse`] reads the attribute into a [`model`] (every mistake
-//! recorded with its span, parsing goes on), [`check`] looks across entries, and [`codegen`]
+//! The crate is a switchboard: `parse` reads the attribute into a `model` (every mistake
+//! recorded with its span, parsing goes on), `check` looks across entries, and `codegen`
 //! writes the builder chain, the registration and the IDE stub. Every message lives in
-//! [`messages`].
+//! `messages`.
 #![forbid(unsafe_code)]
 
 mod check;

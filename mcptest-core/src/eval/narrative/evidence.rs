@@ -176,10 +176,12 @@ fn name_actions(pieces: &[PieceFacts]) -> (Vec<u32>, bool) {
     while let Some(verb) = pieces.get(i).and_then(|p| p.verb) {
         foreign |= pieces[i].foreign;
         out.push(verb);
-        if pieces[i].light {
-            if let Some(a) = pieces.get(i + 1).and_then(|p| p.action_noun) {
-                out.push(a);
-            }
+        if let Some(a) = pieces
+            .get(i + 1)
+            .and_then(|p| p.action_noun)
+            .filter(|_| pieces[i].light)
+        {
+            out.push(a);
         }
         match pieces.get(i + 1) {
             Some(p) if p.joiner => i += 2,

@@ -860,16 +860,17 @@ fn read_claim(
             return None;
         }
         // "were transferred in 2023": dated.
-        if let Some(n) =
-            next.filter(|&n| lexemes[n].kind == Kind::Word && info[n].is(F_PREPOSITION))
-        {
-            if lexemes.get(n + 1).is_some_and(|l| {
-                l.sentence == sentence
-                    && l.kind == Kind::Word
-                    && (info[n + 1].is(F_NUMBER) || info[n + 1].is(F_TIME))
-            }) {
-                return None;
-            }
+        let dated_by = |n: usize| {
+            lexemes[n].kind == Kind::Word
+                && info[n].is(F_PREPOSITION)
+                && lexemes.get(n + 1).is_some_and(|l| {
+                    l.sentence == sentence
+                        && l.kind == Kind::Word
+                        && (info[n + 1].is(F_NUMBER) || info[n + 1].is(F_TIME))
+                })
+        };
+        if next.is_some_and(dated_by) {
+            return None;
         }
         // "was made within the last 24 hours", "created on May 1", "was closed 3 days ago": a
         // date of the data.
