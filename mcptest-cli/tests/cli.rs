@@ -255,7 +255,9 @@ fn junit_reporter_is_xml_with_the_fields_ci_reads() {
     assert_eq!(root.tag_name().name(), "testsuites");
     let num = |n: roxmltree::Node, a: &str| -> usize { n.attribute(a).unwrap().parse().unwrap() };
     assert_eq!(num(root, "tests"), 11);
-    assert_eq!(num(root, "failures"), 7);
+    // The triage agent's first run says "added a comment" and called create_comment: backed
+    // (add and create are one verb class), so 6 cells fail, all on purpose.
+    assert_eq!(num(root, "failures"), 6);
     assert_eq!(num(root, "errors"), 0);
     assert!(root.attribute("time").unwrap().parse::<f64>().is_ok());
     let suites: Vec<_> = root
@@ -266,7 +268,7 @@ fn junit_reporter_is_xml_with_the_fields_ci_reads() {
     let s = suites[0];
     assert_eq!(s.attribute("name"), Some("failing-on-purpose"));
     assert_eq!(num(s, "tests"), 9);
-    assert_eq!(num(s, "failures"), 7);
+    assert_eq!(num(s, "failures"), 6);
     assert_eq!(num(s, "errors"), 0);
     assert!(s.attribute("time").is_some());
     let cases: Vec<_> = s

@@ -654,7 +654,7 @@ pub fn check_narrative_with(
                 }
                 _ => {
                     // Derived words: "bag" and "baggage", "subscription" and "subscribe".
-                    let kin = kin.get_or_insert_with(|| Kin::new(&vocab));
+                    let kin = kin.get_or_insert_with(|| Kin::new(&vocab, &evidence));
                     object = kin.extend(&vocab, &object);
                     target = kin.extend(&vocab, &target);
                 }
@@ -694,11 +694,22 @@ pub fn check_narrative_with(
         let action = vocab.stem(&toks);
         let claimed = doc.span_text(claim.first.start, claim.first.end);
         let sentence = doc.sentence_text(claim.first.sentence);
+        let verb = vocab.word(claim.verb);
+        let missing = if claim.vague {
+            "none changes state".to_string()
+        } else {
+            match claim.head {
+                Some(h) if !is_money_verb(verb) => format!(
+                    "none does `{verb}` or a verb of its class to `{}`",
+                    vocab.word(h)
+                ),
+                _ => format!("none does `{verb}` or a verb of its class"),
+            }
+        };
         let message = format!(
-            "the narrative claims \"{claimed}\" ({}action `{action}`) but no recorded call's \
-             name contains {}",
+            "the narrative claims \"{claimed}\" ({}action `{action}`) but no recorded call did \
+             it: {missing}",
             if readonly { "read-only " } else { "" },
-            vocab.list(&toks)
         );
         if !readonly {
             gate_reasons.push(format!(
@@ -879,20 +890,32 @@ fn json_prose(text: &str) -> Option<String> {
 /// The shortest word that takes part in prefix kinship ("bag" / "baggage").
 const MIN_KIN: usize = 3;
 
-/// Prefix kinship over a vocabulary: the words one word begins, and the words that begin it.
+/// Prefix kinship between a claim's words and the calls' words: the call words a word begins,
+/// and the words that begin it.
 struct Kin {
-    /// Word ids sorted by their text.
-    sorted: Vec<u32>,
+    /// Call words by their first [`MIN_KIN`] characters.
+    buckets: HashMap<String, Vec<u32>>,
 }
 
 impl Kin {
-    fn new(vocab: &Vocab) -> Self {
-        let mut sorted: Vec<u32> = (0..vocab.words.len() as u32).collect();
-        sorted.sort_unstable_by(|a, b| vocab.word(*a).cmp(vocab.word(*b)));
-        Kin { sorted }
+    fn new(vocab: &Vocab, evidence: &[CallEvidence]) -> Self {
+        let mut buckets: HashMap<String, Vec<u32>> = HashMap::default();
+        let mut seen: HashSet<u32> = HashSet::default();
+        for e in evidence {
+            for &w in &e.words {
+                if !seen.insert(w) {
+                    continue;
+                }
+                let word = vocab.word(w);
+                if let Some((end, _)) = word.char_indices().nth(MIN_KIN - 1) {
+                    let end = end + word[end..].chars().next().map_or(0, char::len_utf8);
+                    buckets.entry(word[..end].to_string()).or_default().push(w);
+                }
+            }
+        }
+        Kin { buckets }
     }
 
-    /// `ids` and their kin (both words at least [`MIN_KIN`] characters long), sorted.
     fn extend(&self, vocab: &Vocab, ids: &[u32]) -> Vec<u32> {
         let mut out = ids.to_vec();
         for &id in ids {
@@ -900,14 +923,15 @@ impl Kin {
             if w.chars().count() < MIN_KIN {
                 continue;
             }
-            // Longer words that begin with `w`.
-            let start = self.sorted.partition_point(|&k| vocab.word(k) < w);
-            out.extend(
-                self.sorted[start..]
-                    .iter()
-                    .take_while(|&&k| vocab.word(k).starts_with(w))
-                    .filter(|&&k| k != id),
-            );
+            // Longer call words that begin with `w`.
+            let end = w.char_indices().nth(MIN_KIN).map_or(w.len(), |(b, _)| b);
+            if let Some(bucket) = self.buckets.get(&w[..end]) {
+                out.extend(
+                    bucket
+                        .iter()
+                        .filter(|&&k| k != id && vocab.word(k).starts_with(w)),
+                );
+            }
             // Shorter words that `w` begins with.
             for (b, _) in w.char_indices().skip(MIN_KIN) {
                 if let Some(&k) = vocab.ids.get(&w[..b]) {
@@ -973,17 +997,6 @@ impl Vocab {
             .map(|&t| self.word(t))
             .collect::<Vec<_>>()
             .join("_")
-    }
-
-    fn list(&self, toks: &[u32]) -> String {
-        let quoted: Vec<String> = toks
-            .iter()
-            .map(|&t| format!("`{}`", self.word(t)))
-            .collect();
-        match quoted.len() {
-            1 => quoted[0].clone(),
-            _ => format!("all of {}", quoted.join(", ")),
-        }
     }
 }
 

@@ -211,6 +211,70 @@ const NOT_ADVERBS: &[&str] = &[
     "friendly",
 ];
 
+/// Words in `-ing` that are nouns, not participles.
+const NOT_PARTICIPLES: &[&str] = &[
+    "booking",
+    "setting",
+    "settings",
+    "meeting",
+    "building",
+    "string",
+    "thing",
+    "morning",
+    "evening",
+    "pricing",
+    "billing",
+    "shipping",
+    "listing",
+    "heading",
+    "mapping",
+    "warning",
+    "ceiling",
+    "offering",
+    "funding",
+    "training",
+    "ranking",
+    "rating",
+    "routing",
+    "spelling",
+    "wording",
+    "clothing",
+    "parking",
+    "housing",
+    "posting",
+    "painting",
+    "drawing",
+    "recording",
+    "reading",
+    "opening",
+    "ending",
+    "feeling",
+    "something",
+    "anything",
+    "nothing",
+    "everything",
+    "during",
+    "pending",
+    "upcoming",
+    "outstanding",
+    "remaining",
+    "existing",
+    "following",
+    "matching",
+    "missing",
+    "failing",
+    "incoming",
+    "outgoing",
+    "onboarding",
+    "logging",
+    "tracking",
+    "staging",
+    "testing",
+    "caching",
+    "hosting",
+    "networking",
+];
+
 /// Determiners and possessives: a verb form right after one is a modifier or a noun.
 const DETERMINERS: &[&str] = &[
     "a",
@@ -452,6 +516,7 @@ const F_CODE: u32 = 1 << 25;
 const F_STRONG_TIME: u32 = 1 << 26;
 const F_BACKGROUND: u32 = 1 << 27;
 const F_ALREADY: u32 = 1 << 28;
+const F_ING: u32 = 1 << 29;
 
 impl WordInfo {
     /// The grammar's facts about a lowercase word (the whole lexeme, contractions included).
@@ -521,6 +586,11 @@ impl WordInfo {
         set(&mut f, has(STRONG_TIME_WORDS), F_STRONG_TIME);
         set(&mut f, has(BACKGROUND), F_BACKGROUND);
         set(&mut f, lower == "already", F_ALREADY);
+        set(
+            &mut f,
+            lower.len() > 5 && lower.ends_with("ing") && !has(NOT_PARTICIPLES),
+            F_ING,
+        );
         set(&mut f, has(FINITE), F_FINITE);
         set(&mut f, matches!(lower, "and" | "or"), F_COORD);
         set(&mut f, lower == "of", F_OF);
@@ -1133,6 +1203,11 @@ fn object_after(
             }
             Kind::Word => {
                 if ends_phrase(lexemes, info, j) {
+                    break;
+                }
+                // "a comment summarising the timeout": a participle after the noun opens a
+                // clause of its own ("the shipping address": before it, a modifier).
+                if started && !in_target && w.is(F_ING) {
                     break;
                 }
                 if w.is(F_PREPOSITION) || w.is(F_BY) {
