@@ -572,17 +572,12 @@ pub fn check_narrative_with(
     let mut names: Vec<NameInfo> = Vec::new();
     let mut facts: Vec<NameFacts> = Vec::new();
     let mut call_name = Vec::with_capacity(calls.len());
-    let mut pieces = HashMap::default();
     let mut call_pieces = Pieces::default();
     for (i, c) in calls.iter().enumerate() {
         let n = *name_ix.entry(c.name.as_str()).or_insert_with(|| {
-            names.push(NameInfo::new(
-                &c.name,
-                &mut vocab,
-                &doc.in_text,
-                &mut pieces,
-            ));
-            facts.push(NameFacts::new(&c.name, &mut call_pieces, &mut vocab));
+            let f = NameFacts::new(&c.name, &mut call_pieces, &mut vocab);
+            names.push(NameInfo::new(&f, &doc.in_text));
+            facts.push(f);
             names.len() - 1
         });
         names[n].calls.push(i);
@@ -618,9 +613,15 @@ pub fn check_narrative_with(
     let claims = doc.claims(&mut vocab);
     let update_class = vocab.class_ids("update");
     let mut matched: Vec<Vec<usize>> = Vec::with_capacity(claims.len());
-    let mut index = BackingIndex::build(&evidence);
-    let mut values_read = false;
-    let mut kin: Option<Kin> = None;
+    let index = BackingIndex::build(&evidence);
+    let mut kin = Kin::default();
+    let call_words: HashSet<u32> = evidence
+        .iter()
+        .flat_map(|e| e.words.iter().copied())
+        .collect();
+    let executors: Vec<usize> = (0..calls.len())
+        .filter(|&i| facts[call_name[i]].executor && evidence[i].can_back)
+        .collect();
     for claim in &claims {
         let base = vocab.word(claim.verb).to_string();
         let mut class = vocab.class_ids(&base);
@@ -630,45 +631,58 @@ pub fn check_narrative_with(
             class.extend_from_slice(&update_class);
         }
         // A verb of money is checked on its verb alone; its object is an amount or a card.
-        let mut object: Vec<u32> = if is_money_verb(&base) {
+        let object: Vec<u32> = if is_money_verb(&base) {
             Vec::new()
         } else {
             claim.object.clone()
         };
-        let mut target = claim.target.clone();
+        let target = claim.target.clone();
         let mut m: Vec<usize> = Vec::new();
-        for round in 0..3 {
-            match round {
-                0 => {}
-                1 => {
-                    // Argument values: read once for every call, on the first claim that
-                    // needs them.
-                    if !values_read {
-                        values_read = true;
-                        for (i, c) in calls.iter().enumerate() {
-                            let executor = facts[call_name[i]].executor;
-                            evidence[i].read_values(c, executor, &mut call_pieces, &mut vocab);
-                        }
-                        index = BackingIndex::build(&evidence);
-                    }
-                }
-                _ => {
-                    // Derived words: "bag" and "baggage", "subscription" and "subscribe".
-                    let kin = kin.get_or_insert_with(|| Kin::new(&vocab, &evidence));
-                    object = kin.extend(&vocab, &object);
-                    target = kin.extend(&vocab, &target);
-                }
+        if claim.vague {
+            m.extend_from_slice(&index.writes);
+        } else {
+            index.backing(&class, &object, &mut m);
+            if !target.is_empty() {
+                index.backing(&update_class, &target, &mut m);
             }
-            if claim.vague {
-                m.extend_from_slice(&index.writes);
-            } else {
-                index.backing(&class, &object, &mut m);
-                if !target.is_empty() {
-                    index.backing(&update_class, &target, &mut m);
-                }
+        }
+        if m.is_empty() && !claim.vague {
+            // Nothing in names and keys: read the argument values of the calls that could
+            // back it (those performing a verb of its class, and the generic executors, whose
+            // values carry actions), then allow derived words ("bag" / "baggage").
+            let mut candidates: Vec<usize> = executors.clone();
+            index.backing(&class, &[], &mut candidates);
+            if !target.is_empty() {
+                index.backing(&update_class, &[], &mut candidates);
             }
-            if !m.is_empty() || claim.vague {
-                break;
+            candidates.sort_unstable();
+            candidates.dedup();
+            for &i in &candidates {
+                let executor = facts[call_name[i]].executor;
+                evidence[i].read_values(&calls[i], executor, &mut call_pieces, &mut vocab);
+            }
+            // Derived words only for object words no call names exactly.
+            let unknown = object
+                .iter()
+                .chain(&target)
+                .any(|o| !call_words.contains(o));
+            for round in 0..2 {
+                let (object, target) = if round == 0 {
+                    (object.clone(), target.clone())
+                } else if unknown {
+                    kin.sync(&vocab);
+                    (kin.extend(&vocab, &object), kin.extend(&vocab, &target))
+                } else {
+                    break;
+                };
+                m.extend(candidates.iter().copied().filter(|&i| {
+                    let e = &evidence[i];
+                    (e.performs(&class) && e.touches(&object))
+                        || (!target.is_empty() && e.performs(&update_class) && e.touches(&target))
+                }));
+                if !m.is_empty() {
+                    break;
+                }
             }
         }
         m.sort_unstable();
@@ -890,42 +904,39 @@ fn json_prose(text: &str) -> Option<String> {
 /// The shortest word that takes part in prefix kinship ("bag" / "baggage").
 const MIN_KIN: usize = 3;
 
-/// Prefix kinship between a claim's words and the calls' words: the call words a word begins,
-/// and the words that begin it.
+/// Prefix kinship over the vocabulary, kept in step with it as it grows: the words one word
+/// begins, and the words that begin it.
+#[derive(Default)]
 struct Kin {
-    /// Call words by their first [`MIN_KIN`] characters.
+    /// Word ids by their first [`MIN_KIN`] characters.
     buckets: HashMap<String, Vec<u32>>,
+    /// How many vocabulary words are bucketed.
+    upto: usize,
 }
 
 impl Kin {
-    fn new(vocab: &Vocab, evidence: &[CallEvidence]) -> Self {
-        let mut buckets: HashMap<String, Vec<u32>> = HashMap::default();
-        let mut seen: HashSet<u32> = HashSet::default();
-        for e in evidence {
-            for &w in &e.words {
-                if !seen.insert(w) {
-                    continue;
-                }
-                let word = vocab.word(w);
-                if let Some((end, _)) = word.char_indices().nth(MIN_KIN - 1) {
-                    let end = end + word[end..].chars().next().map_or(0, char::len_utf8);
-                    buckets.entry(word[..end].to_string()).or_default().push(w);
-                }
+    /// Buckets the words added to `vocab` since the last call.
+    fn sync(&mut self, vocab: &Vocab) {
+        for id in self.upto..vocab.words.len() {
+            let word = &vocab.words[id];
+            if let Some(key) = kin_key(word) {
+                self.buckets
+                    .entry(key.to_string())
+                    .or_default()
+                    .push(id as u32);
             }
         }
-        Kin { buckets }
+        self.upto = vocab.words.len();
     }
 
+    /// `ids` and their kin (both words at least [`MIN_KIN`] characters long), sorted.
     fn extend(&self, vocab: &Vocab, ids: &[u32]) -> Vec<u32> {
         let mut out = ids.to_vec();
         for &id in ids {
             let w = vocab.word(id);
-            if w.chars().count() < MIN_KIN {
-                continue;
-            }
-            // Longer call words that begin with `w`.
-            let end = w.char_indices().nth(MIN_KIN).map_or(w.len(), |(b, _)| b);
-            if let Some(bucket) = self.buckets.get(&w[..end]) {
+            let Some(key) = kin_key(w) else { continue };
+            // Longer words that begin with `w`.
+            if let Some(bucket) = self.buckets.get(key) {
                 out.extend(
                     bucket
                         .iter()
@@ -943,6 +954,12 @@ impl Kin {
         out.dedup();
         out
     }
+}
+
+/// The first [`MIN_KIN`] characters of a word, when it has that many.
+fn kin_key(word: &str) -> Option<&str> {
+    let mut ends = word.char_indices().map(|(b, c)| b + c.len_utf8());
+    ends.nth(MIN_KIN - 1).map(|end| &word[..end])
 }
 
 #[derive(Default)]
@@ -1252,30 +1269,14 @@ struct NameInfo {
 }
 
 impl NameInfo {
-    /// `pieces` caches, per raw name piece, its token id.
-    fn new<'n>(
-        name: &'n str,
-        vocab: &mut Vocab,
-        in_text: &[bool],
-        pieces: &mut HashMap<&'n str, u32>,
-    ) -> Self {
-        let mut spans = Vec::new();
-        name_pieces(name, &mut spans);
-        let mut ids = Vec::with_capacity(spans.len());
-        let mut salient = Vec::with_capacity(spans.len());
-        for &(a, b) in &spans {
-            let raw = &name[a..b];
-            let id = *pieces
-                .entry(raw)
-                .or_insert_with(|| vocab.intern(&normalize(&raw.to_lowercase())));
-            if !ids.contains(&id) {
-                ids.push(id);
-            }
-            if raw.chars().count() >= 3 {
-                salient.push(id);
-            }
-        }
-        let must = if salient.is_empty() { &ids } else { &salient };
+    /// A name is mentioned when every piece of 3 or more characters (every piece, when none is
+    /// that long) occurs in the text.
+    fn new(facts: &NameFacts, in_text: &[bool]) -> Self {
+        let must = if facts.salient.is_empty() {
+            &facts.ids
+        } else {
+            &facts.salient
+        };
         let seen = |id: &u32| in_text.get(*id as usize).copied().unwrap_or(false);
         NameInfo {
             mentioned: !must.is_empty() && must.iter().all(seen),

@@ -106,6 +106,8 @@ pub(super) struct PieceFacts {
     light: bool,
     /// The verb an action noun names.
     action_noun: Option<u32>,
+    /// True when the raw piece has 3 or more characters (a salient part of a name).
+    pub long: bool,
 }
 
 /// The per-check cache of piece facts, keyed by the raw piece.
@@ -142,6 +144,7 @@ impl<'a> Pieces<'a> {
             executor: EXECUTORS.contains(&lower.as_str()),
             light: is_light_verb(&norm),
             action_noun: action_noun(&norm).map(|a| vocab.intern(a)),
+            long: raw.chars().count() >= 3,
         };
         self.facts.insert(raw, f);
         f
@@ -194,6 +197,8 @@ fn name_actions(pieces: &[PieceFacts]) -> (Vec<u32>, bool) {
 /// Facts shared by every call of one tool name.
 pub(super) struct NameFacts {
     pub ids: Vec<u32>,
+    /// The ids of the name's pieces of 3 or more characters.
+    pub salient: Vec<u32>,
     pub actions: Vec<u32>,
     pub executor: bool,
     /// True when the name's verb is of another language (`crear_solicitud`): its other words
@@ -213,6 +218,7 @@ impl NameFacts {
         let base22 = ps.iter().any(|p| p.base22);
         NameFacts {
             ids: ps.iter().map(|p| p.id).collect(),
+            salient: ps.iter().filter(|p| p.long).map(|p| p.id).collect(),
             writes: base22 || !actions.is_empty() || executor,
             actions,
             executor,
@@ -310,6 +316,20 @@ impl CallEvidence {
         self.words.dedup();
         self.actions.sort_unstable();
         self.actions.dedup();
+    }
+}
+
+impl CallEvidence {
+    /// True when the call can back claims and performed one of `class`.
+    pub(super) fn performs(&self, class: &[u32]) -> bool {
+        self.can_back && self.actions.iter().any(|a| class.contains(a))
+    }
+
+    /// True when the call's words include one of `object` (any, when it is empty).
+    pub(super) fn touches(&self, object: &[u32]) -> bool {
+        object.is_empty()
+            || self.any_object
+            || object.iter().any(|o| self.words.binary_search(o).is_ok())
     }
 }
 
