@@ -615,6 +615,7 @@ pub fn check_narrative_with(
     let mut matched: Vec<Vec<usize>> = Vec::with_capacity(claims.len());
     let index = BackingIndex::build(&evidence);
     let mut kin = Kin::default();
+    let mut performers_of: HashMap<u32, Vec<usize>> = HashMap::default();
     let call_words: HashSet<u32> = evidence
         .iter()
         .flat_map(|e| e.words.iter().copied())
@@ -650,17 +651,29 @@ pub fn check_narrative_with(
             // Nothing in names and keys: read the argument values of the calls that could
             // back it (those performing a verb of its class, and the generic executors, whose
             // values carry actions), then allow derived words ("bag" / "baggage").
-            let mut candidates: Vec<usize> = executors.clone();
-            index.backing(&class, &[], &mut candidates);
-            if !target.is_empty() {
-                index.backing(&update_class, &[], &mut candidates);
-            }
-            candidates.sort_unstable();
-            candidates.dedup();
-            for &i in &candidates {
-                let executor = facts[call_name[i]].executor;
-                evidence[i].read_values(&calls[i], executor, &mut call_pieces, &mut vocab);
-            }
+            // The calls performing a verb of a class (values read), once per class.
+            let mut performers = |class: &[u32], key: u32| -> Vec<usize> {
+                if let Some(p) = performers_of.get(&key) {
+                    return p.clone();
+                }
+                let mut candidates: Vec<usize> = executors.clone();
+                index.backing(class, &[], &mut candidates);
+                candidates.sort_unstable();
+                candidates.dedup();
+                for &i in &candidates {
+                    let executor = facts[call_name[i]].executor;
+                    evidence[i].read_values(&calls[i], executor, &mut call_pieces, &mut vocab);
+                }
+                candidates.retain(|&i| evidence[i].performs(class));
+                performers_of.insert(key, candidates.clone());
+                candidates
+            };
+            let doers = performers(&class, claim.verb);
+            let updaters = if target.is_empty() {
+                Vec::new()
+            } else {
+                performers(&update_class, u32::MAX)
+            };
             // Derived words only for object words no call names exactly.
             let unknown = object
                 .iter()
@@ -675,11 +688,18 @@ pub fn check_narrative_with(
                 } else {
                     break;
                 };
-                m.extend(candidates.iter().copied().filter(|&i| {
-                    let e = &evidence[i];
-                    (e.performs(&class) && e.touches(&object))
-                        || (!target.is_empty() && e.performs(&update_class) && e.touches(&target))
-                }));
+                m.extend(
+                    doers
+                        .iter()
+                        .copied()
+                        .filter(|&i| evidence[i].touches(&object)),
+                );
+                m.extend(
+                    updaters
+                        .iter()
+                        .copied()
+                        .filter(|&i| evidence[i].touches(&target)),
+                );
                 if !m.is_empty() {
                     break;
                 }
