@@ -805,3 +805,19 @@ fn the_gate_reads_the_cassettes_annotations() {
     assert!(!report.passed(), "{}", report.render());
     assert!(report.render().contains("delete"), "{}", report.render());
 }
+
+#[test]
+fn one_long_unpunctuated_sentence_is_read_whole() {
+    // 20,000 claims in one sentence: every clause rule reads a bounded stretch, so this is
+    // linear; all claims are the same action, backed by one call.
+    let text = "I created the issue and ".repeat(20_000);
+    let r = check_narrative(
+        &text,
+        &[ToolCall::new("create_issue")],
+        &NarrativeConfig::default(),
+    );
+    assert!(r.gate_passed, "{r}");
+    assert_eq!(r.claimed_actions, 1);
+    let lies = check_narrative(&text, &[], &NarrativeConfig::default());
+    assert_eq!(lies.claimed_but_absent, 1);
+}

@@ -668,7 +668,9 @@ fn in_label(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> bool {
     let mut start = li;
     while start > 0 && lexemes[start - 1].sentence == sentence {
         start -= 1;
-        if lexemes[start].kind == Kind::Sep {
+        // A key is a few words from its line's start; farther back it is no label (and the
+        // bound keeps a long line linear).
+        if lexemes[start].kind == Kind::Sep || li - start > 3 * MAX_KEY_WORDS {
             return false;
         }
     }
@@ -828,7 +830,7 @@ fn read_claim(
         // and then reset the modem").
         let mut past = false;
         let mut k = li;
-        while k > 0 && same(k - 1) {
+        while k > 0 && same(k - 1) && li - k < REACH {
             k -= 1;
             let (l, w) = (&lexemes[k], &info[k]);
             if l.kind != Kind::Word {
