@@ -1040,21 +1040,17 @@ impl Vocab {
 // ---------------------------------------------------------------------------------------------
 // The narrative: lexemes, tokens, sentences.
 
-#[derive(Debug, Clone, Copy)]
-struct Tok {
-    id: u32,
-}
-
 struct Doc<'t> {
     text: &'t str,
     lexed: Lexed,
-    toks: Vec<Tok>,
+    /// The normalized word id of every piece of every word and quoted span, in order.
+    toks: Vec<u32>,
     /// Per lexeme: its range in `toks`.
     lex_toks: Vec<(usize, usize)>,
     /// Per lexeme: what the grammar knows of it.
     info: Vec<WordInfo>,
     /// Per sentence: true when it claims nothing (a question, a table row).
-    question: Vec<bool>,
+    no_claims: Vec<bool>,
     /// Indexed by token id: true when the token occurs in the text.
     in_text: Vec<bool>,
 }
@@ -1113,7 +1109,7 @@ impl<'t> Doc<'t> {
                         let lower = raw.to_lowercase();
                         vocab.intern(&normalize(&lower))
                     });
-                    toks.push(Tok { id });
+                    toks.push(id);
                 }
                 if l.kind == Kind::Word {
                     let one_piece = spans.len() == 1;
@@ -1129,7 +1125,7 @@ impl<'t> Doc<'t> {
             info.push(wi);
         }
         // Questions claim nothing, nor do table rows (cells describe data).
-        let question = lexed
+        let no_claims = lexed
             .sentences
             .iter()
             .map(|s| {
@@ -1140,7 +1136,7 @@ impl<'t> Doc<'t> {
             .collect();
         let mut in_text = vec![false; vocab.words.len()];
         for t in &toks {
-            in_text[t.id as usize] = true;
+            in_text[*t as usize] = true;
         }
         Doc {
             text,
@@ -1148,12 +1144,12 @@ impl<'t> Doc<'t> {
             toks,
             lex_toks,
             info,
-            question,
+            no_claims,
             in_text,
         }
     }
 
-    fn lex_tokens(&self, li: usize) -> &[Tok] {
+    fn lex_tokens(&self, li: usize) -> &[u32] {
         let (a, b) = self.lex_toks[li];
         &self.toks[a..b]
     }
@@ -1162,7 +1158,7 @@ impl<'t> Doc<'t> {
     fn phrase_ids(&self, lexemes: &[usize]) -> Vec<u32> {
         let mut out: Vec<u32> = lexemes
             .iter()
-            .flat_map(|&li| self.lex_tokens(li).iter().map(|t| t.id))
+            .flat_map(|&li| self.lex_tokens(li).iter().copied())
             .collect();
         out.sort_unstable();
         out.dedup();
@@ -1172,15 +1168,12 @@ impl<'t> Doc<'t> {
     /// The claims of the text, one per distinct (verb, object head), in order of first
     /// appearance.
     fn claims(&self, vocab: &mut Vocab) -> Vec<Claim> {
-        let raw: Vec<RawClaim> = grammar::claims(&self.lexed.lexemes, &self.info, &self.question);
+        let raw: Vec<RawClaim> = grammar::claims(&self.lexed.lexemes, &self.info, &self.no_claims);
         let mut out: Vec<Claim> = Vec::new();
         let mut by_stem: HashMap<(u32, Option<u32>, bool), usize> = HashMap::default();
         for r in raw {
             let verb = vocab.intern(r.base);
-            let head = r
-                .head
-                .and_then(|li| self.lex_tokens(li).last())
-                .map(|t| t.id);
+            let head = r.head.and_then(|li| self.lex_tokens(li).last()).copied();
             let occ = Occurrence {
                 sentence: self.lexed.lexemes[r.verb_lexeme].sentence,
                 start: r.start,

@@ -79,7 +79,7 @@ pub(super) struct CallEvidence {
     /// False when the call is declared read-only (it backs no claim).
     pub can_back: bool,
     /// True when its argument values may carry actions (an executor) or things (a write).
-    pub read_values: bool,
+    values_count: bool,
     values_read: bool,
     /// True when any object matches (a tool named in another language).
     any_object: bool,
@@ -262,7 +262,7 @@ impl CallEvidence {
             words,
             mutating,
             can_back,
-            read_values: can_back && (mutating || facts.executor),
+            values_count: can_back && (mutating || facts.executor),
             values_read: false,
             any_object: facts.foreign,
         }
@@ -277,7 +277,7 @@ impl CallEvidence {
         pieces: &mut Pieces<'a>,
         vocab: &mut Vocab,
     ) {
-        if self.values_read || !self.read_values {
+        if self.values_read || !self.values_count {
             return;
         }
         self.values_read = true;

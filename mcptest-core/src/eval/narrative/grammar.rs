@@ -1,45 +1,12 @@
 //! Reading claims out of a narrative: which mentions of a state-changing verb assert that the
 //! agent completed that action in this run, and what the action was done to.
 //!
-//! The rules are written for the clauses agents end their runs with; each is a table of words
-//! and a position, no statistics. A clause here is the stretch of a sentence between two
-//! *boundaries*: a clause break (`, ; ( ) -` ...), a `:`/`=`, or one of the words in
-//! [`BOUNDARY`] (`and`, `but`, `so`, `that`, `which`, ...).
-//!
-//! A verb mention is a **claim** when all of these hold:
-//!
-//! 1. It is a past form (`cancelled`, `sent`, `set`). A base form is an offer, an instruction or
-//!    an infinitive ("let me cancel", "please restart", "unable to cancel"); a gerund is work in
-//!    progress or a plan; a third-person form describes ("this creates an issue").
-//! 2. Its sentence is not a question.
-//! 3. No word before it in its clause negates (`not`, `never`, `unable`, `cannot`, `failed`, any
-//!    `n't`) or makes it unreal: modal, future, offer, plan, condition, purpose
-//!    (`will`, `would`, `can`, `may`, `should`, `'ll`, `if`, `once`, `unless`, `to`, `please`,
-//!    `eligible`, ...; see [`IRREALIS`]).
-//! 4. It is not a modifier: not right after a determiner, a possessive or a preposition
-//!    ("the cancelled flight", "policy for cancelled flights"), nor a clause-opening participle
-//!    followed by `on`/`at`/`since`/`during` ("Created on May 12": a date of the data), nor the
-//!    value of a label ("Status: cancelled").
-//! 5. Its subject is the agent. Reading back from the verb over adverbs and auxiliaries, the
-//!    first word is the subject: none (a bullet, a coordinated verb) or `I`/`we` make an active
-//!    claim; `you`, `they`, a noun or a name followed by an object make it someone else's action
-//!    ("the airline cancelled your flight"); `that`/`which`/`who` make it a description.
-//!    A **completed passive** ("your order has been cancelled", "the items were returned",
-//!    "order #W48 cancelled.") claims the action on its subject, unless `by` names someone else;
-//!    a present passive ("the status is closed") describes, unless `now`, `successfully`,
-//!    `officially` or `fully` marks it done ("it is now cancelled").
-//!
-//! The **object** of an active claim is the noun phrase after the verb, up to a preposition or
-//! the clause end: determiners, numbers, adverbs, emphasis and pronouns are skipped, code spans
-//! and quoted names are kept as words, and the phrase's last word is its head ("created a
-//! comprehensive analysis" -> `analysis`). A pronoun object ("transferred you") or a phrase of
-//! generic words ("made the changes", "updated everything") leaves the claim with its verb
-//! alone. A passive claim's object is its subject's phrase.
-//!
-//! **Light verbs** (`issue`, `process`, `make`, `complete`, ...) take their action from an
-//! action noun object: "issued a refund" claims `refund`, "processed the cancellation of your
-//! order" claims `cancel` on the order. A vague one with no action noun ("processed your
-//! request") is backed by any call that changes state.
+//! The rules themselves are stated once, for users, in the module documentation of
+//! `eval::narrative` ("What is a claim"); this module implements them. Each rule is a table of
+//! words below and a position relative to the verb: [`read_claim`] reads back from the verb to
+//! its clause's start (negation, modality, subject, auxiliaries) and ahead to its object,
+//! [`finish`] resolves light verbs and generic objects. Every scan is bounded by [`REACH`]
+//! lexemes, so a text without punctuation stays linear.
 
 use super::lexicon::{
     Form, VerbForm, action_noun, is_into_verb, is_light_verb, is_numeral, is_vague_verb,
@@ -47,7 +14,7 @@ use super::lexicon::{
 use super::tokenize::{Kind, Lexeme};
 
 /// Words that end a clause for the rules above (besides punctuation).
-pub(super) const BOUNDARY: &[&str] = &[
+const BOUNDARY: &[&str] = &[
     "and", "but", "or", "nor", "so", "then", "because", "since", "while", "whereas", "although",
     "though", "however", "that", "which", "who", "whom", "where", "plus", "when", "whenever",
     "after", "until",
@@ -61,7 +28,7 @@ const BACKGROUND: &[&str] = &[
 
 /// Words that make a later verb in their clause unreal: modality, future, offers, plans,
 /// conditions, purpose, requests.
-pub(super) const IRREALIS: &[&str] = &[
+const IRREALIS: &[&str] = &[
     "going",
     "gonna",
     "want",
@@ -117,7 +84,7 @@ const MODALS: &[&str] = &[
 /// Words that make a verb unreal only between the verb and its subject ("unable to cancel",
 /// "ready to be shipped"); earlier in the clause they are prepositions ("according to your
 /// request, ...").
-pub(super) const NEAR_IRREALIS: &[&str] = &[
+const NEAR_IRREALIS: &[&str] = &[
     "to", "able", "option", "options", "ready", "allowed", "about", "like", "eligible",
 ];
 
@@ -348,10 +315,6 @@ const PREPOSITIONS: &[&str] = &[
     "than",
 ];
 
-/// Prepositions after a clause-opening participle that make it a date or an author of the
-/// data ("Created on May 12", "Updated at 10:02", "Modified by Alice").
-const META_PREPOSITIONS: &[&str] = &["on", "at", "since", "during", "by"];
-
 /// Words that date a participle: "was made within the last 24 hours", "created on May 1",
 /// "booked yesterday" describe when the data came to be, not what the agent did.
 const TIME_WORDS: &[&str] = &[
@@ -498,7 +461,6 @@ const F_ADVERB: u32 = 1 << 7;
 const F_DONE_ADVERB: u32 = 1 << 8;
 const F_DETERMINER: u32 = 1 << 9;
 const F_PREPOSITION: u32 = 1 << 10;
-const F_META_PREP: u32 = 1 << 11;
 const F_PARTICLE: u32 = 1 << 12;
 const F_PRONOUN: u32 = 1 << 13;
 const F_GENERIC: u32 = 1 << 14;
@@ -565,7 +527,6 @@ impl WordInfo {
         set(&mut f, has(DONE_ADVERBS), F_DONE_ADVERB);
         set(&mut f, has(DETERMINERS), F_DETERMINER);
         set(&mut f, has(PREPOSITIONS), F_PREPOSITION);
-        set(&mut f, has(META_PREPOSITIONS), F_META_PREP);
         set(&mut f, has(PARTICLES), F_PARTICLE);
         set(&mut f, has(PRONOUNS), F_PRONOUN);
         set(
@@ -857,7 +818,7 @@ fn read_claim(
             return None;
         }
         if next.is_some_and(|n| {
-            lexemes[n].kind == Kind::Word && (info[n].is(F_META_PREP) || info[n].is(F_TIME))
+            lexemes[n].kind == Kind::Word && (info[n].is(F_TIME) || info[n].is(F_BY))
         }) {
             return None;
         }
