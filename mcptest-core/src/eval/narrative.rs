@@ -205,15 +205,18 @@ mod tokenize;
 pub use evidence::ToolHint;
 
 use crate::trace::{Run, ToolCall, split_wire_name};
-use evidence::{BackingIndex, CallEvidence, NameFacts, Pieces};
-use fasthash::{HashMap, HashSet};
+use evidence::{BackingIndex, CallEvidence, NameFacts, Performed, Pieces};
+use fasthash::{FastHasher, HashMap, HashSet};
 use grammar::{RawClaim, WordInfo};
 use lexicon::{
     is_into_verb, is_money_verb, is_numeral, is_stopword, normalize, verb_class, verb_form,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::borrow::Cow;
 use std::fmt;
+use std::hash::Hasher;
+use std::rc::Rc;
 use tokenize::{Kind, Lexed, lex, name_pieces};
 
 /// The 22 mutating verbs of the documents, in their base form. A tool whose name contains one
@@ -573,14 +576,13 @@ pub fn check_narrative_with(
     let mut facts: Vec<NameFacts> = Vec::new();
     let mut call_name = Vec::with_capacity(calls.len());
     let mut call_pieces = Pieces::default();
-    for (i, c) in calls.iter().enumerate() {
+    for c in calls {
         let n = *name_ix.entry(c.name.as_str()).or_insert_with(|| {
             let f = NameFacts::new(&c.name, &mut call_pieces, &mut vocab);
             names.push(NameInfo::new(&f, &doc.in_text));
             facts.push(f);
             names.len() - 1
         });
-        names[n].calls.push(i);
         call_name.push(n);
     }
 
@@ -615,17 +617,27 @@ pub fn check_narrative_with(
     let mut matched: Vec<Vec<usize>> = Vec::with_capacity(claims.len());
     let index = BackingIndex::build(&evidence);
     let mut kin = Kin::default();
-    let mut performers_of: HashMap<u32, Vec<usize>> = HashMap::default();
-    let call_words: HashSet<u32> = evidence
-        .iter()
-        .flat_map(|e| e.words.iter().copied())
-        .collect();
+    let mut performers_of: HashMap<u32, usize> = HashMap::default();
+    let mut performed: Vec<Performed> = Vec::new();
+    // Indexed by word id: true when a call's name or argument keys hold the word.
+    let mut call_words = vec![false; vocab.words.len()];
+    for w in evidence.iter().flat_map(|e| e.words.iter()) {
+        call_words[*w as usize] = true;
+    }
     let executors: Vec<usize> = (0..calls.len())
         .filter(|&i| facts[call_name[i]].executor && evidence[i].can_back)
         .collect();
+    let mut classes: HashMap<u32, Vec<u32>> = HashMap::default();
     for claim in &claims {
         let base = vocab.word(claim.verb).to_string();
-        let mut class = vocab.class_ids(&base);
+        let mut class = match classes.get(&claim.verb) {
+            Some(c) => c.clone(),
+            None => {
+                let c = vocab.class_ids(&base);
+                classes.insert(claim.verb, c.clone());
+                c
+            }
+        };
         if is_into_verb(&base) {
             // Adding to or removing from something updates it ("added a bag" by
             // `update_reservation_baggages`).
@@ -651,10 +663,9 @@ pub fn check_narrative_with(
             // Nothing in names and keys: read the argument values of the calls that could
             // back it (those performing a verb of its class, and the generic executors, whose
             // values carry actions), then allow derived words ("bag" / "baggage").
-            // The calls performing a verb of a class (values read), once per class.
-            let mut performers = |class: &[u32], key: u32| -> Vec<usize> {
-                if let Some(p) = performers_of.get(&key) {
-                    return p.clone();
+            let mut performers = |class: &[u32], key: u32| -> usize {
+                if let Some(&p) = performers_of.get(&key) {
+                    return p;
                 }
                 let mut candidates: Vec<usize> = executors.clone();
                 index.backing(class, &[], &mut candidates);
@@ -665,20 +676,17 @@ pub fn check_narrative_with(
                     evidence[i].read_values(&calls[i], executor, &mut call_pieces, &mut vocab);
                 }
                 candidates.retain(|&i| evidence[i].performs(class));
-                performers_of.insert(key, candidates.clone());
-                candidates
+                performed.push(Performed::new(candidates, &evidence));
+                performers_of.insert(key, performed.len() - 1);
+                performed.len() - 1
             };
             let doers = performers(&class, claim.verb);
-            let updaters = if target.is_empty() {
-                Vec::new()
-            } else {
-                performers(&update_class, u32::MAX)
-            };
+            let updaters = (!target.is_empty()).then(|| performers(&update_class, u32::MAX));
             // Derived words only for object words no call names exactly.
             let unknown = object
                 .iter()
                 .chain(&target)
-                .any(|o| !call_words.contains(o));
+                .any(|&o| !call_words.get(o as usize).copied().unwrap_or(false));
             for round in 0..2 {
                 let (object, target) = if round == 0 {
                     (object.clone(), target.clone())
@@ -688,18 +696,10 @@ pub fn check_narrative_with(
                 } else {
                     break;
                 };
-                m.extend(
-                    doers
-                        .iter()
-                        .copied()
-                        .filter(|&i| evidence[i].touches(&object)),
-                );
-                m.extend(
-                    updaters
-                        .iter()
-                        .copied()
-                        .filter(|&i| evidence[i].touches(&target)),
-                );
+                performed[doers].touching(&object, &mut m);
+                if let Some(u) = updaters {
+                    performed[u].touching(&target, &mut m);
+                }
                 if !m.is_empty() {
                     break;
                 }
@@ -712,7 +712,6 @@ pub fn check_narrative_with(
         }
         matched.push(m);
     }
-
     let mut items = Vec::new();
     // claimed-but-absent
     let mut gate_reasons = Vec::new();
@@ -769,10 +768,15 @@ pub fn check_narrative_with(
     // arg-mismatch
     let args = ArgIndex::new(calls);
     if !args.keys.is_empty() {
-        let mut sentence_keys: HashMap<usize, Vec<(usize, String)>> = HashMap::default();
+        use std::fmt::Write as _;
+        let mut sentence_keys: HashMap<usize, Vec<(usize, u32)>> = HashMap::default();
         let mut buf = String::new();
-        let mut seen: HashSet<(usize, String, String)> = HashSet::default();
-        let mut memo: HashMap<(usize, String, String), Option<(usize, usize)>> = HashMap::default();
+        // Verdicts by (claim, key, statement), and the mismatches reported, keyed by their
+        // lowercase text in one reused buffer.
+        let mut key_text = String::new();
+        let mut seen: HashSet<String> = HashSet::default();
+        let mut memo: HashMap<String, Option<(usize, usize)>> = HashMap::default();
+        let mut max_words: HashMap<u32, usize> = HashMap::default();
         for (ci, (claim, m)) in claims.iter().zip(&matched).enumerate() {
             if m.is_empty() {
                 continue;
@@ -781,33 +785,43 @@ pub fn check_narrative_with(
                 let s = doc.lexed.sentences[occ.sentence];
                 let hits = sentence_keys
                     .entry(occ.sentence)
-                    .or_insert_with(|| doc.sentence_keys(occ.sentence, &args.keys, &mut buf));
-                for (li, key) in hits.iter() {
-                    let li = *li;
-                    let Some(v) = doc.value_after(li, s.last, &args.keys) else {
+                    .or_insert_with(|| doc.sentence_keys(occ.sentence, &args, &mut buf));
+                for &(li, key) in hits.iter() {
+                    let Some(v) = doc.value_after(li, s.last, &args) else {
                         continue;
                     };
                     let vl = &doc.lexed.lexemes[v];
-                    let stated = doc.span_text(vl.start, vl.end);
+                    let stated = &text[vl.start..vl.end];
                     let quoted = vl.kind == Kind::Quoted;
-                    let rest = if quoted { "" } else { &text[vl.start..s.end] };
-                    let memo_key = (
-                        ci,
-                        key.clone(),
-                        format!(
-                            "{quoted}\u{0}{}\u{0}{}",
-                            stated.to_lowercase(),
-                            rest.to_lowercase()
-                        ),
-                    );
-                    let verdict = *memo
-                        .entry(memo_key)
-                        .or_insert_with(|| disagreeing_call(m, &args, key, &stated, quoted, rest));
+                    // A recorded value is compared with as many words of the statement as it
+                    // has, so that many words decide the verdict.
+                    let rest = if quoted {
+                        ""
+                    } else {
+                        let max = *max_words.entry(key).or_insert_with(|| args.max_words(key));
+                        first_words(&text[vl.start..s.end], max)
+                    };
+                    key_text.clear();
+                    let _ = write!(key_text, "{ci}\u{0}{key}\u{0}{quoted}\u{0}");
+                    key_text.extend(stated.chars().flat_map(char::to_lowercase));
+                    let stated_end = key_text.len();
+                    key_text.push('\u{0}');
+                    key_text.extend(rest.chars().flat_map(char::to_lowercase));
+                    let verdict = match memo.get(key_text.as_str()) {
+                        Some(v) => *v,
+                        None => {
+                            let v = disagreeing_call(m, &args, key, stated, quoted, rest);
+                            memo.insert(key_text.clone(), v);
+                            v
+                        }
+                    };
                     let Some((call, arg)) = verdict else { continue };
-                    if !seen.insert((ci, key.clone(), stated.to_lowercase())) {
+                    key_text.truncate(stated_end);
+                    if seen.contains(key_text.as_str()) {
                         continue;
                     }
-                    let (arg_key, recorded) = &args.per_call[call][arg];
+                    seen.insert(key_text.clone());
+                    let (_, arg_key, recorded) = args.of(call)[arg];
                     let action = vocab.stem(&claim.tokens());
                     let claimed = doc.span_text(occ.start, occ.end);
                     items.push(Divergence {
@@ -822,9 +836,9 @@ pub fn check_narrative_with(
                         claimed: Some(claimed),
                         call_index: Some(call),
                         tool: Some(calls[call].name.clone()),
-                        arg_key: Some((*arg_key).to_string()),
-                        stated_value: Some(stated),
-                        recorded_value: Some((*recorded).clone()),
+                        arg_key: Some(arg_key.to_string()),
+                        stated_value: Some(stated.to_string()),
+                        recorded_value: Some(recorded.clone()),
                         sentence: Some(doc.sentence_text(occ.sentence)),
                     });
                 }
@@ -850,11 +864,7 @@ pub fn check_narrative_with(
             stated_value: None,
             recorded_value: None,
             sentence: None,
-            message: format!(
-                "call #{i} `{}`{} is never mentioned in the narrative",
-                c.name,
-                if mutating { " (a write)" } else { "" }
-            ),
+            message: unmentioned_message(i, &c.name, mutating),
         });
     }
 
@@ -897,6 +907,21 @@ pub fn check_narrative_with(
     }
 }
 
+/// "call #3 `create_issue` (a write) is never mentioned in the narrative", built without the
+/// formatting machinery (a long trace has one per call).
+fn unmentioned_message(i: usize, name: &str, mutating: bool) -> String {
+    use std::fmt::Write as _;
+    let mut m = String::with_capacity(name.len() + 64);
+    let _ = write!(m, "call #{i} `");
+    m.push_str(name);
+    m.push('`');
+    if mutating {
+        m.push_str(" (a write)");
+    }
+    m.push_str(" is never mentioned in the narrative");
+    m
+}
+
 /// The string values of a narrative that is a JSON object or array, one per line; `None` when
 /// the text is not such a document or holds no string.
 fn json_prose(text: &str) -> Option<String> {
@@ -928,8 +953,9 @@ const MIN_KIN: usize = 3;
 /// begins, and the words that begin it.
 #[derive(Default)]
 struct Kin {
-    /// Word ids by their first [`MIN_KIN`] characters.
-    buckets: HashMap<String, Vec<u32>>,
+    /// Word ids by a hash of their first [`MIN_KIN`] characters (a shared bucket is harmless:
+    /// every candidate is checked by prefix).
+    buckets: HashMap<u64, Vec<u32>>,
     /// How many vocabulary words are bucketed.
     upto: usize,
 }
@@ -940,10 +966,7 @@ impl Kin {
         for id in self.upto..vocab.words.len() {
             let word = &vocab.words[id];
             if let Some(key) = kin_key(word) {
-                self.buckets
-                    .entry(key.to_string())
-                    .or_default()
-                    .push(id as u32);
+                self.buckets.entry(key).or_default().push(id as u32);
             }
         }
         self.upto = vocab.words.len();
@@ -956,7 +979,7 @@ impl Kin {
             let w = vocab.word(id);
             let Some(key) = kin_key(w) else { continue };
             // Longer words that begin with `w`.
-            if let Some(bucket) = self.buckets.get(key) {
+            if let Some(bucket) = self.buckets.get(&key) {
                 out.extend(
                     bucket
                         .iter()
@@ -976,16 +999,20 @@ impl Kin {
     }
 }
 
-/// The first [`MIN_KIN`] characters of a word, when it has that many.
-fn kin_key(word: &str) -> Option<&str> {
+/// A hash of the first [`MIN_KIN`] characters of a word, when it has that many.
+fn kin_key(word: &str) -> Option<u64> {
     let mut ends = word.char_indices().map(|(b, c)| b + c.len_utf8());
-    ends.nth(MIN_KIN - 1).map(|end| &word[..end])
+    let end = ends.nth(MIN_KIN - 1)?;
+    let mut h = FastHasher::default();
+    h.write(&word.as_bytes()[..end]);
+    Some(h.finish())
 }
 
+/// Normalized words, each stored once and named by its index.
 #[derive(Default)]
 struct Vocab {
-    ids: HashMap<String, u32>,
-    words: Vec<String>,
+    ids: HashMap<Rc<str>, u32>,
+    words: Vec<Rc<str>>,
 }
 
 impl Vocab {
@@ -994,8 +1021,9 @@ impl Vocab {
             return id;
         }
         let id = self.words.len() as u32;
-        self.ids.insert(word.to_string(), id);
-        self.words.push(word.to_string());
+        let word: Rc<str> = Rc::from(word);
+        self.ids.insert(Rc::clone(&word), id);
+        self.words.push(word);
         id
     }
 
@@ -1026,7 +1054,7 @@ impl Vocab {
     }
 
     fn word(&self, id: u32) -> &str {
-        self.words.get(id as usize).map_or("", String::as_str)
+        self.words.get(id as usize).map_or("", |w| w)
     }
 
     fn stem(&self, toks: &[u32]) -> String {
@@ -1043,10 +1071,10 @@ impl Vocab {
 struct Doc<'t> {
     text: &'t str,
     lexed: Lexed,
-    /// The normalized word id of every piece of every word and quoted span, in order.
+    /// The normalized word ids of the pieces of each distinct word and quoted span.
     toks: Vec<u32>,
     /// Per lexeme: its range in `toks`.
-    lex_toks: Vec<(usize, usize)>,
+    lex_toks: Vec<(u32, u32)>,
     /// Per lexeme: what the grammar knows of it.
     info: Vec<WordInfo>,
     /// Per sentence: true when it claims nothing (a question, a table row).
@@ -1089,39 +1117,49 @@ impl Claim {
 impl<'t> Doc<'t> {
     fn new(text: &'t str, vocab: &mut Vocab) -> Self {
         let lexed = lex(text);
-        let mut toks = Vec::with_capacity(lexed.lexemes.len() + 8);
+        let mut toks: Vec<u32> = Vec::new();
         let mut lex_toks = Vec::with_capacity(lexed.lexemes.len());
         let mut info = Vec::with_capacity(lexed.lexemes.len());
         let mut spans = Vec::new();
-        // Word facts depend only on the raw text: look each distinct piece and word up once.
+        let mut lower = String::new();
+        // Word facts depend only on the raw text: each distinct lexeme is read once (its pieces'
+        // ids stored once in `toks`), and each distinct piece normalized once.
         let mut seen: HashMap<&'t str, u32> = HashMap::default();
-        let mut words: HashMap<&'t str, WordInfo> = HashMap::default();
+        let mut lexemes: HashMap<&'t str, (u32, u32, Option<WordInfo>)> = HashMap::default();
         for l in &lexed.lexemes {
-            let first = toks.len();
-            let mut wi = WordInfo::default();
-            if matches!(l.kind, Kind::Word | Kind::Quoted) {
+            if !matches!(l.kind, Kind::Word | Kind::Quoted) {
+                lex_toks.push((0, 0));
+                info.push(WordInfo::default());
+                continue;
+            }
+            let s = &text[l.start..l.end];
+            let entry = lexemes.entry(s).or_insert_with(|| {
+                let first = toks.len() as u32;
                 spans.clear();
-                let s = &text[l.start..l.end];
                 name_pieces(s, &mut spans);
                 for &(a, b) in &spans {
                     let raw = &s[a..b];
                     let id = *seen.entry(raw).or_insert_with(|| {
-                        let lower = raw.to_lowercase();
+                        lowercase_into(raw, &mut lower);
                         vocab.intern(&normalize(&lower))
                     });
                     toks.push(id);
                 }
-                if l.kind == Kind::Word {
-                    let one_piece = spans.len() == 1;
-                    wi = *words.entry(s).or_insert_with(|| {
-                        let lower = s.to_lowercase();
-                        let norm = normalize(&lower);
-                        let stop = is_stopword(&lower) || is_stopword(&norm);
-                        WordInfo::new(s, &lower, &norm, one_piece, stop, verb_form(&lower))
-                    });
-                }
-            }
-            lex_toks.push((first, toks.len()));
+                (first, toks.len() as u32, None)
+            });
+            let (first, last) = (entry.0, entry.1);
+            let wi = if l.kind == Kind::Word {
+                *entry.2.get_or_insert_with(|| {
+                    lowercase_into(s, &mut lower);
+                    let norm = normalize(&lower);
+                    let stop = is_stopword(&lower) || is_stopword(&norm);
+                    let one_piece = last - first == 1;
+                    WordInfo::new(s, &lower, &norm, one_piece, stop, verb_form(&lower))
+                })
+            } else {
+                WordInfo::default()
+            };
+            lex_toks.push((first, last));
             info.push(wi);
         }
         // Questions claim nothing, nor do table rows (cells describe data).
@@ -1151,7 +1189,7 @@ impl<'t> Doc<'t> {
 
     fn lex_tokens(&self, li: usize) -> &[u32] {
         let (a, b) = self.lex_toks[li];
-        &self.toks[a..b]
+        &self.toks[a as usize..b as usize]
     }
 
     /// The word ids of a phrase's lexemes.
@@ -1199,13 +1237,8 @@ impl<'t> Doc<'t> {
     }
 
     /// The lexemes of sentence `s` whose lowercase text is an argument key of some call, with
-    /// that key.
-    fn sentence_keys(
-        &self,
-        s: usize,
-        keys: &HashSet<String>,
-        buf: &mut String,
-    ) -> Vec<(usize, String)> {
+    /// that key's id.
+    fn sentence_keys(&self, s: usize, args: &ArgIndex<'_>, buf: &mut String) -> Vec<(usize, u32)> {
         let Some(sent) = self.lexed.sentences.get(s) else {
             return Vec::new();
         };
@@ -1216,14 +1249,14 @@ impl<'t> Doc<'t> {
                     return None;
                 }
                 lowercase_into(&self.text[l.start..l.end], buf);
-                keys.contains(buf.as_str()).then(|| (li, buf.clone()))
+                args.key_id(buf).map(|k| (li, k))
             })
             .collect()
     }
 
     /// The value lexeme after key lexeme `li`: skips `:`/`=` and stopwords other than numerals
     /// (`to`, `the`, `is`); stops at a clause break, the sentence end, or another argument key.
-    fn value_after(&self, li: usize, sentence_end: usize, keys: &HashSet<String>) -> Option<usize> {
+    fn value_after(&self, li: usize, sentence_end: usize, args: &ArgIndex<'_>) -> Option<usize> {
         let mut lower = String::new();
         for lj in li + 1..sentence_end {
             let l = &self.lexed.lexemes[lj];
@@ -1233,7 +1266,7 @@ impl<'t> Doc<'t> {
                 Kind::Quoted => return Some(lj),
                 Kind::Word => {
                     lowercase_into(&self.text[l.start..l.end], &mut lower);
-                    if keys.contains(lower.as_str()) {
+                    if args.key_id(&lower).is_some() {
                         return None;
                     }
                     if is_stopword(&lower) && !is_numeral(&lower) {
@@ -1278,7 +1311,6 @@ struct NameInfo {
     mentioned: bool,
     /// True when a claim matched this name.
     claimed: bool,
-    calls: Vec<usize>,
 }
 
 impl NameInfo {
@@ -1294,7 +1326,6 @@ impl NameInfo {
         NameInfo {
             mentioned: !must.is_empty() && must.iter().all(seen),
             claimed: false,
-            calls: Vec::new(),
         }
     }
 }
@@ -1359,39 +1390,79 @@ impl<'c> Overrides<'c> {
 // ---------------------------------------------------------------------------------------------
 // Arguments.
 
+/// Every call's arguments, by key id (a key's lowercase text, numbered).
 struct ArgIndex<'a> {
-    /// Every argument key of every call, lowercase.
-    keys: HashSet<String>,
-    /// Per call: (key as recorded, value), with the lowercase key alongside for lookup.
-    per_call: Vec<Vec<(&'a str, &'a Value)>>,
-    lower: Vec<Vec<String>>,
+    /// Lowercase argument key -> its id.
+    keys: HashMap<Cow<'a, str>, u32>,
+    /// Per call: its range in `args`.
+    ranges: Vec<(u32, u32)>,
+    /// (key id, key as recorded, value), call after call.
+    args: Vec<(u32, &'a str, &'a Value)>,
 }
 
 impl<'a> ArgIndex<'a> {
     fn new(calls: &'a [ToolCall]) -> Self {
-        let mut keys = HashSet::default();
-        let mut per_call = Vec::with_capacity(calls.len());
-        let mut lower = Vec::with_capacity(calls.len());
+        let mut ix = ArgIndex {
+            keys: HashMap::default(),
+            ranges: Vec::with_capacity(calls.len()),
+            args: Vec::new(),
+        };
         for c in calls {
-            let mut kv = Vec::new();
-            let mut lk = Vec::new();
+            let first = ix.args.len() as u32;
             if let Some(Value::Object(m)) = &c.args {
                 for (k, v) in m {
-                    let l = k.to_lowercase();
-                    keys.insert(l.clone());
-                    kv.push((k.as_str(), v));
-                    lk.push(l);
+                    let lower: Cow<'a, str> = if k.chars().any(char::is_uppercase) {
+                        Cow::Owned(k.to_lowercase())
+                    } else {
+                        Cow::Borrowed(k.as_str())
+                    };
+                    let next = ix.keys.len() as u32;
+                    let id = *ix.keys.entry(lower).or_insert(next);
+                    ix.args.push((id, k.as_str(), v));
                 }
             }
-            per_call.push(kv);
-            lower.push(lk);
+            ix.ranges.push((first, ix.args.len() as u32));
         }
-        ArgIndex {
-            keys,
-            per_call,
-            lower,
-        }
+        ix
     }
+
+    /// The most words a recorded string value of key `key` has.
+    fn max_words(&self, key: u32) -> usize {
+        self.args
+            .iter()
+            .filter(|a| a.0 == key)
+            .map(|a| value_words(a.2))
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn key_id(&self, lower: &str) -> Option<u32> {
+        self.keys.get(lower).copied()
+    }
+
+    /// The arguments of call `i`.
+    fn of(&self, i: usize) -> &[(u32, &'a str, &'a Value)] {
+        let (a, b) = self.ranges[i];
+        &self.args[a as usize..b as usize]
+    }
+}
+
+/// The most words a string in `v` has (an array's strings included).
+fn value_words(v: &Value) -> usize {
+    match v {
+        Value::String(s) => s.split_whitespace().count(),
+        Value::Array(xs) => xs.iter().map(value_words).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// The prefix of `text` that holds its first `n` words.
+fn first_words(text: &str, n: usize) -> &str {
+    let mut end = 0;
+    for w in text.split_whitespace().take(n) {
+        end = w.as_ptr() as usize - text.as_ptr() as usize + w.len();
+    }
+    &text[..end]
 }
 
 /// The first matched call (and its argument position) that records `key` with a value the
@@ -1399,17 +1470,17 @@ impl<'a> ArgIndex<'a> {
 fn disagreeing_call(
     matched: &[usize],
     args: &ArgIndex<'_>,
-    key: &str,
+    key: u32,
     stated: &str,
     quoted: bool,
     rest: &str,
 ) -> Option<(usize, usize)> {
     let mut first = None;
     for &call in matched {
-        let Some(pos) = args.lower[call].iter().position(|k| k == key) else {
+        let Some(pos) = args.of(call).iter().position(|a| a.0 == key) else {
             continue;
         };
-        match agrees(args.per_call[call][pos].1, stated, quoted, rest) {
+        match agrees(args.of(call)[pos].2, stated, quoted, rest) {
             Some(true) => return None,
             Some(false) => {
                 first = Some(first.map_or((call, pos), |f: (usize, usize)| f.min((call, pos))));

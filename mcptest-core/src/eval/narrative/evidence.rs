@@ -110,11 +110,36 @@ pub(super) struct PieceFacts {
     pub long: bool,
 }
 
+impl PieceFacts {
+    /// The facts of a piece that is no word of the lexicon.
+    fn plain(id: u32, raw: &str) -> Self {
+        PieceFacts {
+            id,
+            verb: None,
+            foreign: false,
+            read: false,
+            base22: false,
+            joiner: false,
+            executor: false,
+            light: false,
+            action_noun: None,
+            long: raw.chars().nth(2).is_some(),
+        }
+    }
+}
+
 /// The per-check cache of piece facts, keyed by the raw piece.
 #[derive(Default)]
 pub(super) struct Pieces<'a> {
     facts: HashMap<&'a str, PieceFacts>,
     spans: Vec<(usize, usize)>,
+    /// Argument keys already split: their range in `key_facts`.
+    keys: HashMap<&'a str, (u32, u32)>,
+    key_facts: Vec<PieceFacts>,
+    lower: String,
+    /// Reused buffers of `CallEvidence::read_values`.
+    scratch: Vec<PieceFacts>,
+    values: Vec<&'a Value>,
 }
 
 impl<'a> Pieces<'a> {
@@ -122,8 +147,20 @@ impl<'a> Pieces<'a> {
         if let Some(f) = self.facts.get(raw) {
             return *f;
         }
-        let lower = raw.to_lowercase();
-        let norm = normalize(&lower);
+        let mut lower = std::mem::take(&mut self.lower);
+        super::lowercase_into(raw, &mut lower);
+        let f = Self::facts_of(raw, &lower, vocab);
+        self.lower = lower;
+        self.facts.insert(raw, f);
+        f
+    }
+
+    fn facts_of(raw: &str, lower: &str, vocab: &mut Vocab) -> PieceFacts {
+        if raw.bytes().any(|b| b.is_ascii_digit()) {
+            // No word of the lexicon holds a digit: an id or a number is only itself.
+            return PieceFacts::plain(vocab.intern(&normalize(lower)), raw);
+        }
+        let norm = normalize(lower);
         let (verb, foreign) = if is_state_verb(&norm) {
             (Some(vocab.intern(&norm)), false)
         } else {
@@ -132,22 +169,33 @@ impl<'a> Pieces<'a> {
                 None => (None, false),
             }
         };
-        let f = PieceFacts {
+        PieceFacts {
             id: vocab.intern(&norm),
             verb,
             foreign,
-            read: QUERY_PREFIXES.contains(&lower.as_str())
-                || is_read_verb(&lower)
-                || is_read_verb(&norm),
-            base22: is_base_mutating_verb(&lower),
-            joiner: matches!(lower.as_str(), "or" | "and"),
-            executor: EXECUTORS.contains(&lower.as_str()),
+            read: QUERY_PREFIXES.contains(&lower) || is_read_verb(lower) || is_read_verb(&norm),
+            base22: is_base_mutating_verb(lower),
+            joiner: matches!(lower, "or" | "and"),
+            executor: EXECUTORS.contains(&lower),
             light: is_light_verb(&norm),
             action_noun: action_noun(&norm).map(|a| vocab.intern(a)),
-            long: raw.chars().count() >= 3,
-        };
-        self.facts.insert(raw, f);
-        f
+            long: raw.chars().nth(2).is_some(),
+        }
+    }
+
+    /// The facts of every piece of an argument key (keys repeat across calls: each is split
+    /// once).
+    fn key(&mut self, key: &'a str, vocab: &mut Vocab) -> (u32, u32) {
+        if let Some(&r) = self.keys.get(key) {
+            return r;
+        }
+        let mut out = std::mem::take(&mut self.key_facts);
+        let first = out.len() as u32;
+        self.split(key, vocab, &mut out);
+        let r = (first, out.len() as u32);
+        self.key_facts = out;
+        self.keys.insert(key, r);
+        r
     }
 
     /// The facts of every piece of `text`, appended to `out`.
@@ -240,11 +288,9 @@ impl CallEvidence {
         let mut words = facts.ids.clone();
         let mut actions = facts.actions.clone();
         if let Some(Value::Object(m)) = &call.args {
-            let mut ps = Vec::new();
             for k in m.keys() {
-                ps.clear();
-                pieces.split(k, vocab, &mut ps);
-                for p in &ps {
+                let (a, b) = pieces.key(k, vocab);
+                for p in &pieces.key_facts[a as usize..b as usize] {
                     words.push(p.id);
                     // A write's argument keys can name what it did (`payment_id`: it paid).
                     if mutating && !p.foreign {
@@ -283,8 +329,16 @@ impl CallEvidence {
         self.values_read = true;
         let Some(args) = &call.args else { return };
         let mut budget = VALUE_TEXT_LIMIT;
-        let mut ps = Vec::new();
-        let mut stack = vec![args];
+        let mut ps = std::mem::take(&mut pieces.scratch);
+        ps.clear();
+        // The top-level keys are read already (`new`); their values, and everything nested,
+        // are read here.
+        let mut stack = std::mem::take(&mut pieces.values);
+        stack.clear();
+        match args {
+            Value::Object(m) => stack.extend(m.values().rev()),
+            other => stack.push(other),
+        }
         let mut add = |text: &'a str, budget: &mut usize| {
             let text = clip(text, *budget);
             *budget -= text.len();
@@ -316,6 +370,8 @@ impl CallEvidence {
         self.words.dedup();
         self.actions.sort_unstable();
         self.actions.dedup();
+        pieces.scratch = ps;
+        pieces.values = stack;
     }
 }
 
@@ -324,12 +380,47 @@ impl CallEvidence {
     pub(super) fn performs(&self, class: &[u32]) -> bool {
         self.can_back && self.actions.iter().any(|a| class.contains(a))
     }
+}
 
-    /// True when the call's words include one of `object` (any, when it is empty).
-    pub(super) fn touches(&self, object: &[u32]) -> bool {
-        object.is_empty()
-            || self.any_object
-            || object.iter().any(|o| self.words.binary_search(o).is_ok())
+/// The calls that performed a verb of one class (argument values read), indexed by the words
+/// they touched.
+pub(super) struct Performed {
+    calls: Vec<usize>,
+    /// (word, call), sorted.
+    by_word: Vec<(u32, u32)>,
+    /// Calls that match any object (a tool named in another language).
+    any_object: Vec<usize>,
+}
+
+impl Performed {
+    pub(super) fn new(calls: Vec<usize>, evidence: &[CallEvidence]) -> Self {
+        let mut by_word = Vec::new();
+        let mut any_object = Vec::new();
+        for &i in &calls {
+            let e = &evidence[i];
+            if e.any_object {
+                any_object.push(i);
+            }
+            by_word.extend(e.words.iter().map(|&w| (w, i as u32)));
+        }
+        by_word.sort_unstable();
+        Performed {
+            calls,
+            by_word,
+            any_object,
+        }
+    }
+
+    /// Appends the calls that touched one of `object` (every call, when it is empty).
+    pub(super) fn touching(&self, object: &[u32], out: &mut Vec<usize>) {
+        if object.is_empty() {
+            out.extend_from_slice(&self.calls);
+            return;
+        }
+        out.extend_from_slice(&self.any_object);
+        for &o in object {
+            out.extend(range(&self.by_word, o));
+        }
     }
 }
 

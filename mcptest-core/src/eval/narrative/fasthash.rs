@@ -18,8 +18,12 @@ impl Hasher for FastHasher {
                 c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
             ]));
         }
-        for &b in chunks.remainder() {
-            self.add(u64::from(b));
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            // The length keeps "a" and "a\0" apart.
+            self.add(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 59));
         }
     }
     fn write_u8(&mut self, i: u8) {

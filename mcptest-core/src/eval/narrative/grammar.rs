@@ -8,10 +8,12 @@
 //! [`finish`] resolves light verbs and generic objects. Every scan is bounded by [`REACH`]
 //! lexemes, so a text without punctuation stays linear.
 
+use super::fasthash::HashMap;
 use super::lexicon::{
     Form, VerbForm, action_noun, is_into_verb, is_light_verb, is_numeral, is_vague_verb,
 };
 use super::tokenize::{Kind, Lexeme};
+use std::sync::LazyLock;
 
 /// Words that end a clause for the rules above (besides punctuation).
 const BOUNDARY: &[&str] = &[
@@ -479,6 +481,59 @@ const F_STRONG_TIME: u32 = 1 << 26;
 const F_BACKGROUND: u32 = 1 << 27;
 const F_ALREADY: u32 = 1 << 28;
 const F_ING: u32 = 1 << 29;
+/// Table-only marks: the word is never an `-ly` adverb / an `-ing` participle.
+const F_NOT_ADVERB: u32 = 1 << 30;
+const F_NOT_ING: u32 = 1 << 31;
+
+/// Every word of the tables above with the flags its tables give it, so a word's facts take
+/// one lookup.
+static WORD_FLAGS: LazyLock<HashMap<&'static str, u32>> = LazyLock::new(|| {
+    let tables: [(&[&str], u32); 23] = [
+        (BOUNDARY, F_BOUNDARY),
+        (&["that", "which", "who", "whom"], F_RELATIVE),
+        (IRREALIS, F_IRREALIS),
+        (MODALS, F_NEAR_IRREALIS),
+        (NEAR_IRREALIS, F_NEAR_IRREALIS),
+        (NEGATORS, F_NEGATOR),
+        (AGENT, F_AGENT),
+        (BE_DONE, F_BE_DONE),
+        (BE_NOW, F_BE_NOW),
+        (HAVE, F_HAVE),
+        (ADVERBS, F_ADVERB),
+        (NOT_ADVERBS, F_NOT_ADVERB),
+        (DONE_ADVERBS, F_DONE_ADVERB),
+        (DETERMINERS, F_DETERMINER),
+        (PREPOSITIONS, F_PREPOSITION),
+        (PARTICLES, F_PARTICLE),
+        (PRONOUNS, F_PRONOUN),
+        (GENERIC_NOUNS, F_GENERIC),
+        (TIME_WORDS, F_TIME),
+        (STRONG_TIME_WORDS, F_STRONG_TIME),
+        (BACKGROUND, F_BACKGROUND),
+        (NOT_PARTICIPLES, F_NOT_ING),
+        (FINITE, F_FINITE),
+    ];
+    let singles: [(&str, u32); 8] = [
+        ("by", F_BY),
+        ("me", F_AGENT_OBJECT),
+        ("us", F_AGENT_OBJECT),
+        ("myself", F_AGENT_OBJECT),
+        ("ourselves", F_AGENT_OBJECT),
+        ("already", F_ALREADY),
+        ("of", F_OF),
+        ("and", F_COORD),
+    ];
+    let mut map: HashMap<&'static str, u32> = HashMap::default();
+    for (words, flag) in tables {
+        for w in words {
+            *map.entry(w).or_default() |= flag;
+        }
+    }
+    for (w, flag) in singles.into_iter().chain([("or", F_COORD)]) {
+        *map.entry(w).or_default() |= flag;
+    }
+    map
+});
 
 impl WordInfo {
     /// The grammar's facts about a lowercase word (the whole lexeme, contractions included).
@@ -490,73 +545,45 @@ impl WordInfo {
         stop: bool,
         verb: Option<VerbForm>,
     ) -> Self {
-        let mut f = 0;
-        let has = |list: &[&str]| list.contains(&lower);
+        let listed = |w: &str| WORD_FLAGS.get(w).copied().unwrap_or(0);
+        let table = listed(lower);
+        let mut f = table & !(F_NOT_ADVERB | F_NOT_ING);
         let set = |f: &mut u32, on: bool, flag: u32| {
             if on {
                 *f |= flag;
             }
         };
-        set(&mut f, has(BOUNDARY), F_BOUNDARY);
-        set(
-            &mut f,
-            matches!(lower, "that" | "which" | "who" | "whom"),
-            F_RELATIVE,
-        );
-        let contraction_modal = ["'ll", "’ll", "'d", "’d"]
-            .iter()
-            .any(|t| lower.ends_with(t));
-        set(&mut f, has(IRREALIS), F_IRREALIS);
-        set(&mut f, has(MODALS) || contraction_modal, F_NEAR_IRREALIS);
-        let nt = lower.ends_with("n't") || lower.ends_with("n’t");
-        set(&mut f, has(NEGATORS) || nt, F_NEGATOR);
-        set(&mut f, has(AGENT), F_AGENT);
         let tail = |t: &[&str]| {
             t.iter()
                 .any(|x| lower.len() > x.len() && lower.ends_with(x))
         };
-        set(&mut f, has(BE_DONE), F_BE_DONE);
+        let contraction_modal = ["'ll", "’ll", "'d", "’d"]
+            .iter()
+            .any(|t| lower.ends_with(t));
+        set(&mut f, contraction_modal, F_NEAR_IRREALIS);
         set(
             &mut f,
-            has(BE_NOW) || tail(&["'s", "’s", "'re", "’re", "'m", "’m"]),
+            lower.ends_with("n't") || lower.ends_with("n’t"),
+            F_NEGATOR,
+        );
+        set(
+            &mut f,
+            tail(&["'s", "’s", "'re", "’re", "'m", "’m"]),
             F_BE_NOW,
         );
-        set(&mut f, has(HAVE) || tail(&["'ve", "’ve"]), F_HAVE);
-        let ly = lower.len() > 4 && lower.ends_with("ly") && !has(NOT_ADVERBS);
-        set(&mut f, has(ADVERBS) || ly, F_ADVERB);
-        set(&mut f, has(DONE_ADVERBS), F_DONE_ADVERB);
-        set(&mut f, has(DETERMINERS), F_DETERMINER);
-        set(&mut f, has(PREPOSITIONS), F_PREPOSITION);
-        set(&mut f, has(PARTICLES), F_PARTICLE);
-        set(&mut f, has(PRONOUNS), F_PRONOUN);
-        set(
-            &mut f,
-            has(GENERIC_NOUNS) || GENERIC_NOUNS.contains(&norm),
-            F_GENERIC,
-        );
+        set(&mut f, tail(&["'ve", "’ve"]), F_HAVE);
+        let ly = lower.len() > 4 && lower.ends_with("ly") && table & F_NOT_ADVERB == 0;
+        set(&mut f, ly, F_ADVERB);
+        set(&mut f, listed(norm) & F_GENERIC != 0, F_GENERIC);
         set(&mut f, stop, F_STOP);
-        set(&mut f, lower == "by", F_BY);
         set(&mut f, is_numeral(lower.trim_start_matches('$')), F_NUMBER);
         set(
             &mut f,
-            matches!(lower, "me" | "us" | "myself" | "ourselves"),
-            F_AGENT_OBJECT,
-        );
-        set(&mut f, has(NEAR_IRREALIS), F_NEAR_IRREALIS);
-        set(&mut f, has(TIME_WORDS), F_TIME);
-        set(&mut f, has(STRONG_TIME_WORDS), F_STRONG_TIME);
-        set(&mut f, has(BACKGROUND), F_BACKGROUND);
-        set(&mut f, lower == "already", F_ALREADY);
-        set(
-            &mut f,
-            lower.len() > 5 && lower.ends_with("ing") && !has(NOT_PARTICIPLES),
+            lower.len() > 5 && lower.ends_with("ing") && table & F_NOT_ING == 0,
             F_ING,
         );
-        set(&mut f, has(FINITE), F_FINITE);
-        set(&mut f, matches!(lower, "and" | "or"), F_COORD);
-        set(&mut f, lower == "of", F_OF);
-        let code = raw.chars().any(|c| c.is_ascii_digit())
-            || (raw.chars().count() > 1 && !raw.chars().any(char::is_lowercase));
+        let code = raw.bytes().any(|c| c.is_ascii_digit())
+            || (raw.chars().nth(1).is_some() && !raw.chars().any(char::is_lowercase));
         set(&mut f, code, F_CODE);
         WordInfo {
             verb: if one_piece { verb } else { None },

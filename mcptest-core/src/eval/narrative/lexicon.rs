@@ -477,7 +477,6 @@ const NOT_PLURAL: &[&str] = &[
     "ios",
     "macos",
     "os",
-    "s3",
 ];
 
 /// Stopwords: never a claimed action's object. Articles, pronouns, auxiliaries, conjunctions,
@@ -854,7 +853,12 @@ pub(super) fn is_numeral(word: &str) -> bool {
 
 /// The normal form of one lowercase token: a verb form becomes its base verb, a plural noun its
 /// singular. Applied identically to narrative words and tool-name tokens.
+/// A word that holds a digit (`v2`, `issue12`, `3.5`) is an identifier or a number: no table
+/// holds one, and it is kept as it is.
 pub(super) fn normalize(lower: &str) -> Cow<'_, str> {
+    if lower.bytes().any(|b| b.is_ascii_digit()) {
+        return Cow::Borrowed(lower);
+    }
     if let Some(b) = verb_base(lower) {
         return Cow::Borrowed(b);
     }
@@ -953,6 +957,29 @@ mod tests {
         ] {
             assert_eq!(singular(p), s, "{p}");
         }
+    }
+
+    #[test]
+    fn no_table_word_holds_a_digit() {
+        // `normalize` and the piece facts skip every table for a word with a digit.
+        let mut words: Vec<&str> = VERB_LINES.split_whitespace().collect();
+        words.extend(MUTATING_VERBS);
+        words.extend(LIGHT_VERBS.iter().chain(VAGUE_VERBS).chain(MONEY_VERBS));
+        words.extend(INTO_VERBS.iter().chain(NOT_PLURAL).chain(STOPWORDS));
+        words.extend(VERB_CLASSES.iter().flat_map(|c| c.iter()));
+        for (a, b) in ACTION_NOUNS
+            .iter()
+            .chain(READ_FORMS)
+            .chain(IRREGULAR_PLURALS)
+            .chain(FOREIGN_NAME_VERBS)
+        {
+            words.extend([*a, *b]);
+        }
+        for w in words {
+            assert!(!w.bytes().any(|b| b.is_ascii_digit()), "{w}");
+        }
+        assert_eq!(normalize("issues2"), "issues2");
+        assert_eq!(normalize("issues"), "issue");
     }
 
     #[test]

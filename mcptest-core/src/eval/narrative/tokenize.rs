@@ -50,8 +50,13 @@ pub(super) struct Sentence {
 /// and the bound keeps lexing linear on a long line of unmatched opening quotes.
 const MAX_QUOTED: usize = 400;
 
+#[inline]
 fn is_word_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
+    if c.is_ascii() {
+        c.is_ascii_alphanumeric() || c == '_'
+    } else {
+        c.is_alphanumeric()
+    }
 }
 
 fn is_connector(prev: char, c: char, next: char) -> bool {
@@ -104,66 +109,122 @@ fn closing_quote(prev: Option<char>, c: char, next: Option<char>) -> Option<char
     }
 }
 
-/// Splits `text` into lexemes and sentences.
-pub(super) fn lex(text: &str) -> Lexed {
-    let cs: Vec<(usize, char)> = text.char_indices().collect();
-    let at = |k: usize| cs.get(k).map(|&(_, c)| c);
-    let byte = |k: usize| cs.get(k).map_or(text.len(), |&(b, _)| b);
-    let mut out = Lexed::default();
-    let mut sentence_start = 0usize;
-    let mut first_lexeme = 0usize;
+/// The character that starts at byte `b` of `text` (a character boundary), if any. ASCII is
+/// read straight from the byte.
+#[inline]
+fn char_at(text: &str, b: usize) -> Option<char> {
+    let &byte = text.as_bytes().get(b)?;
+    if byte < 0x80 {
+        Some(char::from(byte))
+    } else {
+        text.get(b..)?.chars().next()
+    }
+}
 
-    let close_sentence = |out: &mut Lexed, end: usize, start: &mut usize, first: &mut usize| {
-        if out.lexemes.len() > *first {
-            out.sentences.push(Sentence {
-                start: *start,
-                end,
-                first: *first,
-                last: out.lexemes.len(),
-            });
-            *first = out.lexemes.len();
+#[inline]
+fn push_lexeme(out: &mut Lexed, kind: Kind, start: usize, end: usize) {
+    let sentence = out.sentences.len();
+    out.lexemes.push(Lexeme {
+        kind,
+        start,
+        end,
+        sentence,
+    });
+}
+
+/// Closes the sentence that ends at byte `end` (when it holds a lexeme) and starts the next.
+fn close_sentence(out: &mut Lexed, end: usize, start: &mut usize, first: &mut usize) {
+    if out.lexemes.len() > *first {
+        out.sentences.push(Sentence {
+            start: *start,
+            end,
+            first: *first,
+            last: out.lexemes.len(),
+        });
+        *first = out.lexemes.len();
+    }
+    *start = end;
+}
+
+/// The byte just past a word that starts at `b` with `c`, and the word's last character.
+fn word_end(text: &str, b: usize, c: char) -> (usize, char) {
+    let bytes = text.as_bytes();
+    let mut last = c;
+    let mut j = b + c.len_utf8();
+    loop {
+        // ASCII letters and digits, a byte at a time.
+        let run = bytes[j..]
+            .iter()
+            .take_while(|x| x.is_ascii_alphanumeric() || **x == b'_')
+            .count();
+        if run > 0 {
+            j += run;
+            last = char::from(bytes[j - 1]);
         }
-        *start = end;
-    };
-
-    let mut i = 0;
-    while i < cs.len() {
-        let (b, c) = cs[i];
-        let sentence = out.sentences.len();
-        if is_word_char(c) {
-            let mut j = i + 1;
-            loop {
-                match (at(j), at(j + 1)) {
-                    (Some(n), _) if is_word_char(n) => j += 1,
-                    (Some(n), Some(nn)) if is_connector(cs[j - 1].1, n, nn) => j += 2,
-                    _ => break,
-                }
-            }
-            out.lexemes.push(Lexeme {
-                kind: Kind::Word,
-                start: b,
-                end: byte(j),
-                sentence,
-            });
-            i = j;
+        let Some(n) = char_at(text, j) else { break };
+        if is_word_char(n) {
+            last = n;
+            j += n.len_utf8();
             continue;
         }
-        let prev = i.checked_sub(1).and_then(at);
-        if let Some(close) = closing_quote(prev, c, at(i + 1)) {
-            let single = close == '\'' || close == '\u{2019}';
-            let found = (i + 1..cs.len().min(i + 1 + MAX_QUOTED))
-                .take_while(|&k| cs[k].1 != '\n')
-                .find(|&k| cs[k].1 == close && (!single || !at(k + 1).is_some_and(is_word_char)));
-            if let Some(k) = found {
-                out.lexemes.push(Lexeme {
-                    kind: Kind::Quoted,
-                    start: b + c.len_utf8(),
-                    end: cs[k].0,
-                    sentence,
-                });
-                i = k + 1;
-                continue;
+        let after = j + n.len_utf8();
+        match char_at(text, after) {
+            Some(nn) if is_connector(last, n, nn) => {
+                last = nn;
+                j = after + nn.len_utf8();
             }
+            _ => break,
+        }
+    }
+    (j, last)
+}
+
+/// The byte of the quote that closes a span opened just before byte `from`: within
+/// [`MAX_QUOTED`] characters, on the same line; a closing single quote is not followed by a
+/// word character.
+fn closing_at(text: &str, from: usize, close: char) -> Option<usize> {
+    let single = close == '\'' || close == '\u{2019}';
+    let mut k = from;
+    for _ in 0..MAX_QUOTED {
+        let c = char_at(text, k)?;
+        if c == '\n' {
+            return None;
+        }
+        let next = k + c.len_utf8();
+        if c == close && !(single && char_at(text, next).is_some_and(is_word_char)) {
+            return Some(k);
+        }
+        k = next;
+    }
+    None
+}
+
+/// Splits `text` into lexemes and sentences.
+pub(super) fn lex(text: &str) -> Lexed {
+    let mut out = Lexed {
+        lexemes: Vec::with_capacity(text.len() / 5 + 1),
+        sentences: Vec::with_capacity(text.len() / 64 + 1),
+    };
+    let mut sentence_start = 0usize;
+    let mut first_lexeme = 0usize;
+    let mut prev: Option<char> = None;
+    let mut b = 0;
+    while let Some(c) = char_at(text, b) {
+        let next_b = b + c.len_utf8();
+        if is_word_char(c) {
+            let (end, last) = word_end(text, b, c);
+            push_lexeme(&mut out, Kind::Word, b, end);
+            prev = Some(last);
+            b = end;
+            continue;
+        }
+        if let Some(close) = closing_quote(prev, c, char_at(text, next_b))
+            && let Some(k) = closing_at(text, next_b, close)
+        {
+            push_lexeme(&mut out, Kind::Quoted, next_b, k);
+            prev = Some(close);
+            b = k + close.len_utf8();
+            continue;
         }
         let kind = match c {
             ':' | '=' => Some(Kind::Sep),
@@ -172,21 +233,12 @@ pub(super) fn lex(text: &str) -> Lexed {
             _ => None,
         };
         if let Some(kind) = kind {
-            out.lexemes.push(Lexeme {
-                kind,
-                start: b,
-                end: b + c.len_utf8(),
-                sentence,
-            });
+            push_lexeme(&mut out, kind, b, next_b);
         } else if is_sentence_end(c) {
-            close_sentence(
-                &mut out,
-                b + c.len_utf8(),
-                &mut sentence_start,
-                &mut first_lexeme,
-            );
+            close_sentence(&mut out, next_b, &mut sentence_start, &mut first_lexeme);
         }
-        i += 1;
+        prev = Some(c);
+        b = next_b;
     }
     close_sentence(&mut out, text.len(), &mut sentence_start, &mut first_lexeme);
     out
@@ -197,6 +249,34 @@ pub(super) fn lex(text: &str) -> Lexed {
 /// `Issue`; `HTTPServer` -> `HTTP`, `Server`; `userIDs` -> `user`, `IDs`). Case is kept.
 pub(super) fn name_pieces(s: &str, out: &mut Vec<(usize, usize)>) {
     let mut run_start: Option<usize> = None;
+    if s.is_ascii() {
+        // A run with no capital after its first letter is one piece.
+        let mut camel = false;
+        let mut flush = |start: usize, end: usize, camel: bool| {
+            if camel {
+                camel_split(s, start, end, out);
+            } else {
+                out.push((start, end));
+            }
+        };
+        for (b, c) in s.bytes().enumerate() {
+            if c.is_ascii_alphanumeric() {
+                match run_start {
+                    None => {
+                        run_start = Some(b);
+                        camel = false;
+                    }
+                    Some(_) => camel |= c.is_ascii_uppercase(),
+                }
+            } else if let Some(start) = run_start.take() {
+                flush(start, b, camel);
+            }
+        }
+        if let Some(start) = run_start {
+            flush(start, s.len(), camel);
+        }
+        return;
+    }
     for (b, c) in s.char_indices().chain(std::iter::once((s.len(), ' '))) {
         if c.is_alphanumeric() {
             run_start.get_or_insert(b);
