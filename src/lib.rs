@@ -10,11 +10,13 @@
 //!
 //! ## The loop
 //!
-//! 1. Add the dependency and a test target that mcptest runs (`harness = false`):
+//! 1. Add the dependency and a test target that mcptest runs (`harness = false`). mcptest is
+//!    not on crates.io (the names there belong to another project): depend on a clone of its
+//!    repository by path, or by git:
 //!
 //!    ```toml
 //!    [dev-dependencies]
-//!    mcptest = "0.1"
+//!    mcptest = { path = "../mcptest" }  # or { git = "https://github.com/mcptest/mcptest" }
 //!
 //!    [[test]]
 //!    name = "agents"

@@ -58,7 +58,9 @@ fn good_cells() -> Vec<&'static str> {
         "weather::sacramento::claude-sonnet-4-5::run_2",
         "weather::sacramento::claude-sonnet-4-5::run_3",
         "weather::sacramento::claude-sonnet-4-5::stability",
-        "weather::sacramento_once::claude-sonnet-4-5::run_1",
+        "weather::sacramento_every_run::claude-sonnet-4-5::run_1",
+        "weather::sacramento_every_run::claude-sonnet-4-5::run_2",
+        "weather::sacramento_every_run::claude-sonnet-4-5::run_3",
     ]
 }
 
@@ -89,7 +91,7 @@ fn exact_agent_path_runs_that_agents_cells_only() {
     );
     assert_eq!(cassette, &good_cells()[4..8]);
     let module = f.list("good", &["weather", "--exact"]);
-    assert_eq!(module, &good_cells()[4..9]);
+    assert_eq!(module, &good_cells()[4..]);
 }
 
 #[test]
@@ -122,7 +124,7 @@ fn substring_filters_and_skip() {
     assert_eq!(
         f.list(
             "good",
-            &["sacramento", "--skip", "stability", "--skip", "once"]
+            &["sacramento", "--skip", "stability", "--skip", "every"]
         ),
         &good_cells()[4..7]
     );
@@ -131,7 +133,7 @@ fn substring_filters_and_skip() {
         f.list("good", &["--exact", "--skip", "weather::sacramento"]),
         {
             let mut v = good_cells()[..4].to_vec();
-            v.push(good_cells()[8]);
+            v.extend_from_slice(&good_cells()[8..]);
             v
         }
     );
@@ -226,7 +228,7 @@ fn nextest_lists_runs_and_partitions_cells() {
     );
     assert!(out.status.success(), "{}", text(&out));
     let all = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(all.contains("3 tests run: 3 passed"), "{all}");
+    assert!(all.contains("4 tests run: 4 passed"), "{all}");
 }
 
 /// The tests that change the `snap` target's cassette take turns.
@@ -242,10 +244,14 @@ fn snapshot_life_cycle() {
     let cassette = f
         .root
         .join("tests/cassettes/lifecycle/claude-sonnet-4-5.json");
-    let original = std::fs::read_to_string(
+    // The first run of the weather cassette: one run, one cell, one snapshot.
+    let weather = std::fs::read_to_string(
         Path::new(WORKSPACE).join("tests/cassettes/weather/claude-sonnet-4-5.json"),
     )
     .unwrap();
+    let mut one: serde_json::Value = serde_json::from_str(&weather).unwrap();
+    one["runs"].as_array_mut().unwrap().truncate(1);
+    let original = serde_json::to_string_pretty(&one).unwrap();
     write(&cassette, &original);
     let snap = snapshots.join("snap__lookup__claude-sonnet-4-5__run_1.snap");
     let pending = snapshots.join("snap__lookup__claude-sonnet-4-5__run_1.snap.new");
@@ -349,10 +355,14 @@ fn cargo_insta_reviews_harness_snapshots() {
     let cassette = f
         .root
         .join("tests/cassettes/lifecycle/claude-sonnet-4-5.json");
-    let original = std::fs::read_to_string(
+    // The first run of the weather cassette: one run, one cell, one snapshot.
+    let weather = std::fs::read_to_string(
         Path::new(WORKSPACE).join("tests/cassettes/weather/claude-sonnet-4-5.json"),
     )
     .unwrap();
+    let mut one: serde_json::Value = serde_json::from_str(&weather).unwrap();
+    one["runs"].as_array_mut().unwrap().truncate(1);
+    let original = serde_json::to_string_pretty(&one).unwrap();
     write(&cassette, &original);
     let _ = std::fs::remove_file(&snap);
     let _ = std::fs::remove_file(snapshots.join("snap__lookup__claude-sonnet-4-5__run_1.snap.new"));
@@ -461,7 +471,7 @@ fn bad_input_becomes_failing_named_cells() {
         ),
         (
             "too_few_runs::claude-sonnet-4-5::run_4",
-            "holds 3 run(s), and this agent asks for runs = 5",
+            "run 4 is missing: the agent asks for 5 run(s) and the cassette holds 3",
         ),
         (
             "twins::twin::declaration",

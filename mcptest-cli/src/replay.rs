@@ -5,7 +5,7 @@ use crate::{ColorChoice, Reporter, RunArgs};
 use mcptest_core::request::check_cassette;
 use mcptest_core::spec::AgentSpec;
 use mcptest_core::suite::{
-    MAX_SUITE_BYTES, Suite, SuiteError, evaluate_cassette, resolve_cassette,
+    MAX_SUITE_BYTES, Suite, SuiteError, evaluate_cassette, resolve_cassette, stale_cassette_message,
 };
 use mcptest_core::trace::Cassette;
 use std::io::{IsTerminal, Write};
@@ -221,11 +221,7 @@ pub(crate) fn read_cassette(
         Ok(text) => match Cassette::from_json_str(&shown, &text) {
             Ok(c) => match check_cassette(spec, &c) {
                 Ok(()) => Ok(c),
-                Err(stale) => Err(format!(
-                    "cassette is stale, re-record with mcptest run --record --config {file} \
-                     --filter {:?}\n  {stale}: the cassette would grade old behaviour",
-                    spec.name
-                )),
+                Err(stale) => Err(stale_cassette_message(spec, &shown, &stale, Some(file))),
             },
             Err(e) => Err(format!(
                 "malformed cassette: {e}\n  record it again with: mcptest run --record \

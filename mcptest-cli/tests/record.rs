@@ -462,7 +462,8 @@ fn anthropic_e2e() -> Result<(), Failed> {
     let shown = text(&stale);
     check(stale.status.code() == Some(2), &shown)?;
     check(
-        shown.contains("cassette is stale, re-record with mcptest run --record --config")
+        shown.contains("cassette is stale: ")
+            && shown.contains("Record it again with `mcptest run --record --config")
             && shown.contains("--filter \"weather lookup\"")
             && shown.contains("prompt changed since recording"),
         &shown,

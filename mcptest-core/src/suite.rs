@@ -104,7 +104,10 @@ pub use crate::yaml::Pos;
 pub use paths::{
     CASSETTE_DIR, default_cassette, model_file_stem, resolve_cassette, slug, suite_stem,
 };
-pub use replay::{evaluate_cassette, missing_run_cell};
+pub use replay::{
+    PlannedCell, evaluate_cassette, grade_reliability, grade_run, grade_stability, grading_plan,
+    missing_run_cell, stale_cassette_message,
+};
 
 use crate::spec::{AgentSpec, Fault};
 use std::fmt;

@@ -379,6 +379,32 @@ impl Cassette {
         }
     }
 
+    /// How many runs cassette text holds, read without building them: the length of `runs`
+    /// for a cassette, one for a single run or a bare trace. `None` when the text is not a
+    /// JSON object ([`from_json_str`](Self::from_json_str) says what is wrong with it).
+    ///
+    /// ```
+    /// use mcptest_core::trace::Cassette;
+    ///
+    /// let three = r#"{"mcptest_cassette": 1, "runs": [{"trace": {}}, {"trace": {}}, {"trace": {}}]}"#;
+    /// assert_eq!(Cassette::count_runs(three), Some(3));
+    /// assert_eq!(Cassette::count_runs(r#"{"tool_calls": []}"#), Some(1));
+    /// assert_eq!(Cassette::count_runs("{truncated"), None);
+    /// ```
+    pub fn count_runs(text: &str) -> Option<usize> {
+        use serde::de::IgnoredAny;
+        #[derive(serde::Deserialize)]
+        struct Head {
+            mcptest_cassette: Option<IgnoredAny>,
+            runs: Option<Vec<IgnoredAny>>,
+        }
+        let head: Head = serde_json::from_str(text).ok()?;
+        match head.mcptest_cassette {
+            Some(_) => head.runs.map(|r| r.len()),
+            None => Some(1),
+        }
+    }
+
     /// Parses cassette text. `name` (usually the file path) appears in every error.
     ///
     /// Accepts the three root shapes ([`CassetteShape`]). Errors name the file, the JSON path

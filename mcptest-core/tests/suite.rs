@@ -712,3 +712,68 @@ mod never_panics {
         }
     }
 }
+
+/// The one grading plan: every recorded run is a cell, `runs` is a minimum, and the gates over
+/// runs read every recorded run.
+#[test]
+fn every_recorded_run_is_graded_and_runs_is_a_minimum() {
+    use mcptest_core::spec::ReliabilityGate;
+    use mcptest_core::suite::{PlannedCell, grading_plan};
+    let run = |tool: &str| json!({"trace": {"tool_calls": [{"name": tool}]}});
+    let text =
+        json!({"mcptest_cassette": 1, "runs": [run("search"), run("search"), run("delete")]})
+            .to_string();
+    assert_eq!(Cassette::count_runs(&text), Some(3));
+    let cassette = Cassette::from_json_str("c.json", &text).unwrap();
+    let spec = AgentSpec::new("searcher")
+        .trajectory(ExpectedTrace::subsequence(vec![ExpectedCall::by_name(
+            "search",
+        )]))
+        .reliability(ReliabilityGate::default());
+
+    // No `runs`: three recorded runs are three cells, and the third run's failure is graded.
+    let cells = evaluate_cassette(&spec, &cassette);
+    let names: Vec<&str> = cells.iter().map(|c| c.cell.as_str()).collect();
+    assert_eq!(names, ["run_1", "run_2", "run_3", "reliability"]);
+    let passed: Vec<bool> = cells[..3].iter().map(|c| c.passed()).collect();
+    assert_eq!(passed, [true, true, false]);
+    assert!(cells[3].metrics.to_string().contains("\"runs\":3"), "{}", cells[3].metrics);
+    assert_eq!(
+        grading_plan(&spec, 3)
+            .iter()
+            .map(PlannedCell::name)
+            .collect::<Vec<_>>(),
+        names
+    );
+
+    // `runs = 5` over three recorded runs: two failing cells that say what is missing; the
+    // reliability gate still summarizes the three recorded runs.
+    let spec = spec.runs(5).stability(StabilityGate::default());
+    let cells = evaluate_cassette(&spec, &cassette);
+    let names: Vec<&str> = cells.iter().map(|c| c.cell.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "run_1",
+            "run_2",
+            "run_3",
+            "run_4",
+            "run_5",
+            "stability",
+            "reliability"
+        ]
+    );
+    assert!(!cells[3].passed());
+    assert!(
+        cells[3].gates[0]
+            .summary
+            .contains("run 4 is missing: the agent asks for 5 run(s) and the cassette holds 3"),
+        "{}",
+        cells[3].gates[0].summary
+    );
+    assert!(
+        cells[6].metrics.to_string().contains("\"runs\":3"),
+        "{}",
+        cells[6].metrics
+    );
+}

@@ -2,8 +2,9 @@
 
 use crate::plan::{AgentCassette, Work};
 use crate::snapshot::Snapshots;
-use mcptest_core::gate::{CellReport, evaluate_reliability, evaluate_run, evaluate_stability};
+use mcptest_core::gate::{CellReport, evaluate_run};
 use mcptest_core::request::check_cassette;
+use mcptest_core::suite::{grade_reliability, grade_run, grade_stability, stale_cassette_message};
 use mcptest_core::trace::Cassette;
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -14,8 +15,11 @@ pub(crate) fn run(work: &Work, snapshots: &Snapshots) -> Result<(), String> {
         Work::Fail(message) => Err(message.clone()),
         Work::Run { cassette, index } => {
             let loaded = load(cassette)?;
+            let cell = format!("{}::run_{}", cassette.prefix, index + 1);
             if *index >= loaded.runs.len() {
-                return Err(short(cassette, loaded.runs.len()));
+                // A run the agent asks for and the cassette does not hold: nothing to snapshot.
+                let report = grade_run(&cassette.agent, &cell, &loaded, *index);
+                return Err(unsnapshotted(cassette, &report));
             }
             let report = run_report(cassette, &loaded, *index);
             let context = format!(
@@ -24,34 +28,31 @@ pub(crate) fn run(work: &Work, snapshots: &Snapshots) -> Result<(), String> {
                 index + 1,
                 loaded.runs.len()
             );
-            let cell = format!("{}::run_{}", cassette.prefix, index + 1);
             finish(&cell, &context, report, cassette, snapshots)
         }
         Work::Stability { cassette } => {
             let loaded = load(cassette)?;
-            let n = cassette.runs();
-            if loaded.runs.len() < n {
-                return Err(short(cassette, loaded.runs.len()));
-            }
+            let n = loaded.runs.len();
             let cell = format!("{}::stability", cassette.stem);
-            let report = evaluate_stability(&cassette.agent, &cell, &loaded.runs[..n])
-                .ok_or_else(|| "this agent declares no stability gate".to_string())?;
+            let report = grade_stability(&cassette.agent, &cell, &loaded);
+            if n < 2 {
+                return Err(unsnapshotted(cassette, &report));
+            }
             let context = format!("cassette {}, runs 1 to {n}", cassette.file.display);
             let name = format!("{}::stability", cassette.prefix);
             finish(&name, &context, &report, cassette, snapshots)
         }
         Work::Reliability { cassette } => {
             let loaded = load(cassette)?;
-            let n = cassette.runs();
-            if loaded.runs.len() < n {
-                return Err(short(cassette, loaded.runs.len()));
-            }
+            let n = loaded.runs.len();
             let verdicts: Vec<bool> = (0..n)
                 .map(|i| run_report(cassette, &loaded, i).passed())
                 .collect();
             let cell = format!("{}::reliability", cassette.stem);
-            let report = evaluate_reliability(&cassette.agent, &cell, &verdicts)
-                .ok_or_else(|| "this agent declares no reliability gate".to_string())?;
+            let report = grade_reliability(&cassette.agent, &cell, &verdicts);
+            if n == 0 {
+                return Err(unsnapshotted(cassette, &report));
+            }
             let context = format!(
                 "cassette {}, the verdicts of runs 1 to {n}",
                 cassette.file.display
@@ -60,6 +61,19 @@ pub(crate) fn run(work: &Work, snapshots: &Snapshots) -> Result<(), String> {
             finish(&name, &context, &report, cassette, snapshots)
         }
     }
+}
+
+/// The text of a cell that fails before any gate could run (a run or runs the cassette does
+/// not hold): what is missing and how to record it.
+fn unsnapshotted(cassette: &AgentCassette, report: &CellReport) -> String {
+    let mut out = format!("cassette {}\n", cassette.file.display);
+    for gate in report.failures() {
+        let _ = writeln!(out, "{}", gate.summary);
+        for d in &gate.details {
+            let _ = writeln!(out, "  {d}");
+        }
+    }
+    out.trim_end().to_string()
 }
 
 /// The parsed cassette, refused when it is stale: the agent's prompt, model or servers no
@@ -71,11 +85,7 @@ fn load(cassette: &AgentCassette) -> Result<Arc<Cassette>, String> {
         .fresh
         .get_or_init(|| {
             check_cassette(&cassette.agent, &loaded).map_err(|stale| {
-                format!(
-                    "{}: cassette is stale: {stale}; re-record it with `mcptest run --record \
-                     --config <suite> --filter \"{}\"` instead of grading old behaviour",
-                    cassette.file.display, cassette.agent.name
-                )
+                stale_cassette_message(&cassette.agent, &cassette.file.display, &stale, None)
             })
         })
         .clone()?;
@@ -91,16 +101,6 @@ fn run_report<'a>(cassette: &'a AgentCassette, loaded: &Cassette, index: usize) 
             &loaded.runs[index],
         )
     })
-}
-
-fn short(cassette: &AgentCassette, recorded: usize) -> String {
-    format!(
-        "{} holds {recorded} run(s), and this agent asks for runs = {}: record at least {} runs \
-         into it, or lower `runs`",
-        cassette.file.display,
-        cassette.runs(),
-        cassette.runs()
-    )
 }
 
 /// Checks the gates and the snapshot, and explains whichever failed (both when both did).

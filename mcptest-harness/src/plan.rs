@@ -14,6 +14,7 @@
 
 use crate::registry::{AgentEntry, Declaration};
 use mcptest_core::spec::AgentSpec;
+use mcptest_core::suite::{PlannedCell, grading_plan};
 use mcptest_core::trace::Cassette;
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -47,6 +48,7 @@ pub(crate) struct CassetteFile {
     /// The path as shown in messages (relative to the crate root when inside it).
     pub display: String,
     parsed: OnceLock<Result<Arc<Cassette>, String>>,
+    recorded: OnceLock<usize>,
 }
 
 impl CassetteFile {
@@ -55,7 +57,19 @@ impl CassetteFile {
             path,
             display,
             parsed: OnceLock::new(),
+            recorded: OnceLock::new(),
         }
+    }
+
+    /// How many runs the file holds, read without building them (zero when it cannot be read:
+    /// its run cells then say why).
+    pub fn recorded_runs(&self) -> usize {
+        *self.recorded.get_or_init(|| {
+            std::fs::read_to_string(&self.path)
+                .ok()
+                .and_then(|text| Cassette::count_runs(&text))
+                .unwrap_or(0)
+        })
     }
 
     /// The parsed cassette, or why it cannot be used.
@@ -83,13 +97,6 @@ pub(crate) struct AgentCassette {
     /// Whether the cassette is still what this agent would record (checked once, shared by
     /// the agent's cells over this file).
     pub fresh: OnceLock<Result<(), String>>,
-}
-
-impl AgentCassette {
-    /// Runs asked for.
-    pub fn runs(&self) -> usize {
-        self.reports.len()
-    }
 }
 
 /// Where an agent was declared.
@@ -227,7 +234,6 @@ fn agent_cells(
                 work: Work::Fail(problems.join("\n")),
             });
         }
-        let runs = spec.run_count() as usize;
         for (stem, path, display) in found {
             if !stems.insert(stem.clone()) {
                 cells.push(Cell {
@@ -244,6 +250,13 @@ fn agent_cells(
                 .or_insert_with(|| Arc::new(CassetteFile::new(path, display)))
                 .clone();
             let prefix = format!("{name}::{stem}");
+            // The one grading plan: every recorded run, at least `runs`, then the gates over
+            // runs (the same cells `mcptest run` grades).
+            let plan = grading_plan(&spec, file.recorded_runs());
+            let runs = plan
+                .iter()
+                .filter(|c| matches!(c, PlannedCell::Run(_)))
+                .count();
             let cassette = Arc::new(AgentCassette {
                 agent: spec.clone(),
                 file,
@@ -252,27 +265,22 @@ fn agent_cells(
                 reports: (0..runs).map(|_| OnceLock::new()).collect(),
                 fresh: OnceLock::new(),
             });
-            for index in 0..runs {
-                cells.push(Cell {
-                    name: format!("{prefix}::run_{}", index + 1),
-                    work: Work::Run {
+            for planned in plan {
+                let work = match planned {
+                    PlannedCell::Run(index) => Work::Run {
                         cassette: cassette.clone(),
                         index,
                     },
-                });
-            }
-            if spec.stability.is_some() {
-                cells.push(Cell {
-                    name: format!("{prefix}::stability"),
-                    work: Work::Stability {
+                    PlannedCell::Stability => Work::Stability {
                         cassette: cassette.clone(),
                     },
-                });
-            }
-            if spec.reliability.is_some() {
+                    PlannedCell::Reliability => Work::Reliability {
+                        cassette: cassette.clone(),
+                    },
+                };
                 cells.push(Cell {
-                    name: format!("{prefix}::reliability"),
-                    work: Work::Reliability { cassette },
+                    name: format!("{prefix}::{}", planned.name()),
+                    work,
                 });
             }
         }
