@@ -737,7 +737,11 @@ fn every_recorded_run_is_graded_and_runs_is_a_minimum() {
     assert_eq!(names, ["run_1", "run_2", "run_3", "reliability"]);
     let passed: Vec<bool> = cells[..3].iter().map(|c| c.passed()).collect();
     assert_eq!(passed, [true, true, false]);
-    assert!(cells[3].metrics.to_string().contains("\"runs\":3"), "{}", cells[3].metrics);
+    assert!(
+        cells[3].metrics.to_string().contains("\"runs\":3"),
+        "{}",
+        cells[3].metrics
+    );
     assert_eq!(
         grading_plan(&spec, 3)
             .iter()
