@@ -964,7 +964,7 @@ impl Kin {
     /// Buckets the words added to `vocab` since the last call.
     fn sync(&mut self, vocab: &Vocab) {
         for id in self.upto..vocab.words.len() {
-            let word = &vocab.words[id];
+            let word = vocab.words[id].as_str();
             if let Some(key) = kin_key(word) {
                 self.buckets.entry(key).or_default().push(id as u32);
             }
@@ -1008,23 +1008,92 @@ fn kin_key(word: &str) -> Option<u64> {
     Some(h.finish())
 }
 
-/// Normalized words, each stored once and named by its index.
-#[derive(Default)]
-struct Vocab {
-    ids: HashMap<Rc<str>, u32>,
-    words: Vec<Rc<str>>,
+/// A vocabulary word: borrowed from the narrative, the calls or the lexicon when it is written
+/// there as it is normalized, else owned.
+#[derive(Clone)]
+enum Word<'a> {
+    Borrowed(&'a str),
+    Owned(Rc<str>),
 }
 
-impl Vocab {
+impl Word<'_> {
+    fn as_str(&self) -> &str {
+        match self {
+            Word::Borrowed(s) => s,
+            Word::Owned(s) => s,
+        }
+    }
+}
+
+impl std::borrow::Borrow<str> for Word<'_> {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::hash::Hash for Word<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
+}
+
+impl PartialEq for Word<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Word<'_> {}
+
+/// Normalized words, each stored once and named by its index.
+#[derive(Default)]
+struct Vocab<'a> {
+    ids: HashMap<Word<'a>, u32>,
+    words: Vec<Word<'a>>,
+}
+
+impl<'a> Vocab<'a> {
     fn intern(&mut self, word: &str) -> u32 {
         if let Some(&id) = self.ids.get(word) {
             return id;
         }
+        self.insert(Word::Owned(Rc::from(word)))
+    }
+
+    /// [`intern`](Self::intern) without a copy of a word that lives as long as the vocabulary.
+    fn intern_borrowed(&mut self, word: &'a str) -> u32 {
+        if let Some(&id) = self.ids.get(word) {
+            return id;
+        }
+        self.insert(Word::Borrowed(word))
+    }
+
+    /// The id of a normalized form (borrowed when it can be).
+    fn intern_cow(&mut self, word: Cow<'a, str>) -> u32 {
+        match word {
+            Cow::Borrowed(w) => self.intern_borrowed(w),
+            Cow::Owned(w) => self.intern(&w),
+        }
+    }
+
+    fn insert(&mut self, word: Word<'a>) -> u32 {
         let id = self.words.len() as u32;
-        let word: Rc<str> = Rc::from(word);
-        self.ids.insert(Rc::clone(&word), id);
+        self.ids.insert(word.clone(), id);
         self.words.push(word);
         id
+    }
+
+    /// The id of a raw piece's normal form: borrowed from the piece when it is lowercase, else
+    /// normalized through `lower` (a reused buffer).
+    fn raw_piece(&mut self, raw: &'a str, lower: &mut String) -> u32 {
+        if !raw.chars().any(char::is_uppercase) {
+            return self.intern_cow(normalize(raw));
+        }
+        lowercase_into(raw, lower);
+        match normalize(lower) {
+            Cow::Borrowed(w) => self.intern(w),
+            Cow::Owned(w) => self.intern(&w),
+        }
     }
 
     /// The normalized id of a raw piece (any case).
@@ -1054,7 +1123,7 @@ impl Vocab {
     }
 
     fn word(&self, id: u32) -> &str {
-        self.words.get(id as usize).map_or("", |w| w)
+        self.words.get(id as usize).map_or("", Word::as_str)
     }
 
     fn stem(&self, toks: &[u32]) -> String {
@@ -1115,9 +1184,9 @@ impl Claim {
 }
 
 impl<'t> Doc<'t> {
-    fn new(text: &'t str, vocab: &mut Vocab) -> Self {
+    fn new(text: &'t str, vocab: &mut Vocab<'t>) -> Self {
         let lexed = lex(text);
-        let mut toks: Vec<u32> = Vec::new();
+        let mut toks: Vec<u32> = Vec::with_capacity(lexed.lexemes.len() / 4 + 8);
         let mut lex_toks = Vec::with_capacity(lexed.lexemes.len());
         let mut info = Vec::with_capacity(lexed.lexemes.len());
         let mut spans = Vec::new();
@@ -1139,10 +1208,9 @@ impl<'t> Doc<'t> {
                 name_pieces(s, &mut spans);
                 for &(a, b) in &spans {
                     let raw = &s[a..b];
-                    let id = *seen.entry(raw).or_insert_with(|| {
-                        lowercase_into(raw, &mut lower);
-                        vocab.intern(&normalize(&lower))
-                    });
+                    let id = *seen
+                        .entry(raw)
+                        .or_insert_with(|| vocab.raw_piece(raw, &mut lower));
                     toks.push(id);
                 }
                 (first, toks.len() as u32, None)
@@ -1317,10 +1385,10 @@ impl NameInfo {
     /// A name is mentioned when every piece of 3 or more characters (every piece, when none is
     /// that long) occurs in the text.
     fn new(facts: &NameFacts, in_text: &[bool]) -> Self {
-        let must = if facts.salient.is_empty() {
+        let must = if facts.salient().is_empty() {
             &facts.ids
         } else {
-            &facts.salient
+            facts.salient()
         };
         let seen = |id: &u32| in_text.get(*id as usize).copied().unwrap_or(false);
         NameInfo {

@@ -143,34 +143,36 @@ pub(super) struct Pieces<'a> {
 }
 
 impl<'a> Pieces<'a> {
-    fn facts(&mut self, raw: &'a str, vocab: &mut Vocab) -> PieceFacts {
+    fn facts(&mut self, raw: &'a str, vocab: &mut Vocab<'a>) -> PieceFacts {
         if let Some(f) = self.facts.get(raw) {
             return *f;
         }
         let mut lower = std::mem::take(&mut self.lower);
-        super::lowercase_into(raw, &mut lower);
-        let f = Self::facts_of(raw, &lower, vocab);
+        let id = vocab.raw_piece(raw, &mut lower);
+        let f = if raw.bytes().any(|b| b.is_ascii_digit()) {
+            // No word of the lexicon holds a digit: an id or a number is only itself.
+            PieceFacts::plain(id, raw)
+        } else {
+            super::lowercase_into(raw, &mut lower);
+            Self::facts_of(id, raw, &lower, vocab)
+        };
         self.lower = lower;
         self.facts.insert(raw, f);
         f
     }
 
-    fn facts_of(raw: &str, lower: &str, vocab: &mut Vocab) -> PieceFacts {
-        if raw.bytes().any(|b| b.is_ascii_digit()) {
-            // No word of the lexicon holds a digit: an id or a number is only itself.
-            return PieceFacts::plain(vocab.intern(&normalize(lower)), raw);
-        }
+    fn facts_of(id: u32, raw: &str, lower: &str, vocab: &mut Vocab<'a>) -> PieceFacts {
         let norm = normalize(lower);
         let (verb, foreign) = if is_state_verb(&norm) {
-            (Some(vocab.intern(&norm)), false)
+            (Some(id), false)
         } else {
             match foreign_name_verb(&norm) {
-                Some(v) => (Some(vocab.intern(v)), true),
+                Some(v) => (Some(vocab.intern_borrowed(v)), true),
                 None => (None, false),
             }
         };
         PieceFacts {
-            id: vocab.intern(&norm),
+            id,
             verb,
             foreign,
             read: QUERY_PREFIXES.contains(&lower) || is_read_verb(lower) || is_read_verb(&norm),
@@ -178,14 +180,14 @@ impl<'a> Pieces<'a> {
             joiner: matches!(lower, "or" | "and"),
             executor: EXECUTORS.contains(&lower),
             light: is_light_verb(&norm),
-            action_noun: action_noun(&norm).map(|a| vocab.intern(a)),
+            action_noun: action_noun(&norm).map(|a| vocab.intern_borrowed(a)),
             long: raw.chars().nth(2).is_some(),
         }
     }
 
     /// The facts of every piece of an argument key (keys repeat across calls: each is split
     /// once).
-    fn key(&mut self, key: &'a str, vocab: &mut Vocab) -> (u32, u32) {
+    fn key(&mut self, key: &'a str, vocab: &mut Vocab<'a>) -> (u32, u32) {
         if let Some(&r) = self.keys.get(key) {
             return r;
         }
@@ -199,7 +201,12 @@ impl<'a> Pieces<'a> {
     }
 
     /// The facts of every piece of `text`, appended to `out`.
-    pub(super) fn split(&mut self, text: &'a str, vocab: &mut Vocab, out: &mut Vec<PieceFacts>) {
+    pub(super) fn split(
+        &mut self,
+        text: &'a str,
+        vocab: &mut Vocab<'a>,
+        out: &mut Vec<PieceFacts>,
+    ) {
         let mut spans = std::mem::take(&mut self.spans);
         spans.clear();
         name_pieces(text, &mut spans);
@@ -244,9 +251,10 @@ fn name_actions(pieces: &[PieceFacts]) -> (Vec<u32>, bool) {
 
 /// Facts shared by every call of one tool name.
 pub(super) struct NameFacts {
+    /// The ids of the name's pieces: those of 3 or more characters first.
     pub ids: Vec<u32>,
-    /// The ids of the name's pieces of 3 or more characters.
-    pub salient: Vec<u32>,
+    /// How many of `ids` come from pieces of 3 or more characters.
+    salient: usize,
     pub actions: Vec<u32>,
     pub executor: bool,
     /// True when the name's verb is of another language (`crear_solicitud`): its other words
@@ -258,20 +266,31 @@ pub(super) struct NameFacts {
 }
 
 impl NameFacts {
-    pub(super) fn new<'a>(name: &'a str, pieces: &mut Pieces<'a>, vocab: &mut Vocab) -> Self {
-        let mut ps = Vec::new();
+    pub(super) fn new<'a>(name: &'a str, pieces: &mut Pieces<'a>, vocab: &mut Vocab<'a>) -> Self {
+        let mut ps = std::mem::take(&mut pieces.scratch);
+        ps.clear();
         pieces.split(name, vocab, &mut ps);
         let (actions, foreign) = name_actions(&ps);
         let executor = ps.iter().any(|p| p.executor);
         let base22 = ps.iter().any(|p| p.base22);
+        let mut ids = Vec::with_capacity(ps.len());
+        ids.extend(ps.iter().filter(|p| p.long).map(|p| p.id));
+        let salient = ids.len();
+        ids.extend(ps.iter().filter(|p| !p.long).map(|p| p.id));
+        pieces.scratch = ps;
         NameFacts {
-            ids: ps.iter().map(|p| p.id).collect(),
-            salient: ps.iter().filter(|p| p.long).map(|p| p.id).collect(),
+            ids,
+            salient,
             writes: base22 || !actions.is_empty() || executor,
             actions,
             executor,
             foreign,
         }
+    }
+
+    /// The ids of the name's pieces of 3 or more characters.
+    pub(super) fn salient(&self) -> &[u32] {
+        &self.ids[..self.salient]
     }
 }
 
@@ -283,9 +302,14 @@ impl CallEvidence {
         mutating: bool,
         can_back: bool,
         pieces: &mut Pieces<'a>,
-        vocab: &mut Vocab,
+        vocab: &mut Vocab<'a>,
     ) -> Self {
-        let mut words = facts.ids.clone();
+        let keys = match &call.args {
+            Some(Value::Object(m)) => m.len(),
+            _ => 0,
+        };
+        let mut words = Vec::with_capacity(facts.ids.len() + 2 * keys);
+        words.extend_from_slice(&facts.ids);
         let mut actions = facts.actions.clone();
         if let Some(Value::Object(m)) = &call.args {
             for k in m.keys() {
@@ -321,7 +345,7 @@ impl CallEvidence {
         call: &'a ToolCall,
         executor: bool,
         pieces: &mut Pieces<'a>,
-        vocab: &mut Vocab,
+        vocab: &mut Vocab<'a>,
     ) {
         if self.values_read || !self.values_count {
             return;
