@@ -222,7 +222,132 @@ impl AgentSpec {
                 }
             }
         }
+        for (field, kind, message) in self.target_problems() {
+            err(&field, kind, message);
+        }
         errors
+    }
+
+    /// Every assertion's target must name something its gate reports: a per-run `expect:`
+    /// reads the trace and the reports of the per-run gates the agent declares (by the names
+    /// in [`GATE_METRICS`]); a gate's own `expect:` reads that gate's report. Caught when the
+    /// agent is declared, a misplaced or misspelled target is a declaration error with a guess,
+    /// not a "no value at target" failure on every run.
+    fn target_problems(&self) -> Vec<(String, SpecErrorKind, String)> {
+        let mut out = Vec::new();
+        let field_of = |e: &Expectation| match e.target.steps().get(1) {
+            Some(Step::Field(f)) => Some(f.clone()),
+            _ => None,
+        };
+        let unknown = |gate: &str, e: &Expectation| -> Option<String> {
+            let f = field_of(e)?;
+            let metrics = gate_metrics(gate)?;
+            if metrics.contains(&f.as_str()) {
+                return None;
+            }
+            // A near spelling, or a metric the written name begins (`weakest`).
+            let guess = crate::suggest::did_you_mean(&f, metrics)
+                .or_else(|| metrics.iter().copied().find(|m| m.starts_with(f.as_str())));
+            let then = match guess {
+                Some(g) => format!("did you mean `{gate}.{g}`? It reports"),
+                None => "it reports".into(),
+            };
+            Some(format!(
+                "`{}`: the {gate} report has no `{f}`; {then} {}",
+                e.target,
+                metrics
+                    .iter()
+                    .map(|m| format!("`{m}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        };
+        for (i, e) in self.expect.iter().enumerate() {
+            let field = format!("expect[{i}]");
+            let Some(root) = e.target.root_field() else {
+                continue;
+            };
+            match root {
+                "stability" | "reliability" => out.push((
+                    field,
+                    SpecErrorKind::CrossRunTarget,
+                    format!(
+                        "`{}` is a cross-run target: move this assertion under `{root}: \
+                         expect:` (a per-run `expect:` sees one run)",
+                        e.target
+                    ),
+                )),
+                "trajectory" | "golden_path" | "narrative" | "recovery" => {
+                    if let Some(message) = unknown(root, e) {
+                        out.push((field, SpecErrorKind::UnknownMetric, message));
+                        continue;
+                    }
+                    let axes = matches!(
+                        field_of(e).as_deref(),
+                        Some("dependency_satisfaction" | "order_satisfaction")
+                    );
+                    let missing = match root {
+                        "trajectory" if axes => {
+                            self.trajectory_axes.is_none().then_some("trajectory_axes")
+                        }
+                        "trajectory" => self.trajectory.is_none().then_some("trajectory"),
+                        "golden_path" => self.golden_path.is_none().then_some("golden_path"),
+                        "narrative" => self.narrative.is_none().then_some("narrative"),
+                        _ => self.recovery.is_none().then_some("recovery"),
+                    };
+                    if let Some(block) = missing {
+                        out.push((
+                            field,
+                            SpecErrorKind::UndeclaredGate,
+                            format!(
+                                "`{}` reads the report of the `{block}:` gate, which this agent \
+                                 does not declare; add `{block}:` to the agent",
+                                e.target
+                            ),
+                        ));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let gates: [(&str, &[Expectation]); 3] = [
+            (
+                "stability",
+                self.stability.as_ref().map_or(&[], |g| &g.expect),
+            ),
+            (
+                "narrative",
+                self.narrative.as_ref().map_or(&[], |g| &g.expect),
+            ),
+            (
+                "reliability",
+                self.reliability.as_ref().map_or(&[], |g| &g.expect),
+            ),
+        ];
+        for (gate, list) in gates {
+            for (i, e) in list.iter().enumerate() {
+                let field = format!("{gate}.expect[{i}]");
+                if e.target.root_field() != Some(gate) {
+                    let example = match gate {
+                        "stability" => "stability.weakest_score",
+                        "narrative" => "narrative.claimed_but_absent",
+                        _ => "reliability.passhat_k",
+                    };
+                    out.push((
+                        field,
+                        SpecErrorKind::MisplacedTarget,
+                        format!(
+                            "an assertion under `{gate}:` reads the {gate} report, so its target \
+                             starts with `{gate}.` (for example `{example}`); found `{}`",
+                            e.target
+                        ),
+                    ));
+                } else if let Some(message) = unknown(gate, e) {
+                    out.push((field, SpecErrorKind::UnknownMetric, message));
+                }
+            }
+        }
+        out
     }
 }
 
@@ -256,6 +381,90 @@ pub enum SpecErrorKind {
     NarrationTarget,
     /// A malformed schema or regex inside an assertion's matcher.
     MalformedMatcher,
+    /// A cross-run target (`stability.*`, `reliability.*`) in a per-run `expect:`.
+    CrossRunTarget,
+    /// A target that reads the report of a gate the agent does not declare.
+    UndeclaredGate,
+    /// A target naming a metric its gate does not report.
+    UnknownMetric,
+    /// A target under a gate's `expect:` that does not read that gate's report.
+    MisplacedTarget,
+}
+
+/// Each gate's report: the metrics a target under the gate's name reads
+/// (`golden_path.penalty`, `stability.weakest_score`). The gates build their reports with
+/// exactly these names (a test holds them to it).
+pub const GATE_METRICS: &[(&str, &[&str])] = &[
+    (
+        "trajectory",
+        &[
+            "passed",
+            "mismatch_count",
+            "dependency_satisfaction",
+            "order_satisfaction",
+        ],
+    ),
+    (
+        "golden_path",
+        &[
+            "passed",
+            "penalty",
+            "extra_steps",
+            "backtracks",
+            "repeated_tools",
+        ],
+    ),
+    (
+        "narrative",
+        &[
+            "divergence_score",
+            "claimed_but_absent",
+            "present_but_unclaimed",
+            "arg_mismatch",
+            "gate_passed",
+        ],
+    ),
+    (
+        "recovery",
+        &[
+            "time_to_detection_ms",
+            "time_to_recovery_ms",
+            "user_visible_hang_ms",
+            "recovered",
+            "clean_timeout",
+            "passed",
+        ],
+    ),
+    (
+        "stability",
+        &[
+            "score",
+            "weakest_score",
+            "variance",
+            "tool_sequence_similarity",
+            "argument_consistency",
+            "early_divergence",
+        ],
+    ),
+    (
+        "reliability",
+        &[
+            "runs",
+            "pass_at_k",
+            "passhat_k",
+            "decay_curve",
+            "variance_amplification",
+            "graceful_degradation",
+        ],
+    ),
+];
+
+/// The metrics of gate `gate` ([`GATE_METRICS`]), or `None` when it is no gate.
+pub fn gate_metrics(gate: &str) -> Option<&'static [&'static str]> {
+    GATE_METRICS
+        .iter()
+        .find(|(g, _)| *g == gate)
+        .map(|(_, m)| *m)
 }
 
 impl fmt::Display for SpecError {

@@ -467,3 +467,114 @@ fn tool_only_turns_between_answers_pass_the_default_stability_gate() {
             >= 0.5
     );
 }
+
+/// Every gate reports exactly the metrics [`GATE_METRICS`] names, so a target the table accepts
+/// always finds a value, and one it refuses never would.
+#[test]
+fn gate_reports_hold_exactly_the_metrics_of_the_table() {
+    use mcptest_core::spec::gate_metrics;
+    let keys = |v: &Value| -> Vec<String> {
+        let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+        k.sort();
+        k
+    };
+    let table = |gate: &str| -> Vec<String> {
+        let mut k: Vec<String> = gate_metrics(gate)
+            .unwrap()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        k.sort();
+        k
+    };
+    let spec = AgentSpec::new("all")
+        .trajectory(ExpectedTrace::subsequence(vec![ExpectedCall::by_name(
+            "billing__get_invoice",
+        )]))
+        .trajectory_axes(TrajectoryAxes::default().order("a", "b"))
+        .golden_path(GoldenPath::new(["billing__get_invoice"]))
+        .narrative(NarrativeGate::default());
+    let rep = evaluate_run(&spec, "run_1", &invoice_run("Invoice 42 is paid."));
+    for gate in ["trajectory", "golden_path", "narrative"] {
+        assert_eq!(keys(&rep.metrics[gate]), table(gate), "{gate}");
+    }
+    let runs = vec![
+        weather_run(
+            &[("get_weather", json!({"city": "Oslo"}))],
+            &["Sunny."],
+            900,
+        ),
+        weather_run(
+            &[("get_weather", json!({"city": "Oslo"}))],
+            &["Sunny."],
+            900,
+        ),
+    ];
+    let spec = AgentSpec::new("s")
+        .runs(2)
+        .stability(StabilityGate::default())
+        .reliability(ReliabilityGate::default());
+    let rep = evaluate_stability(&spec, "stability", &runs).unwrap();
+    assert_eq!(keys(&rep.metrics["stability"]), table("stability"));
+    let rep = evaluate_reliability(&spec, "reliability", &[true, false]).unwrap();
+    assert_eq!(keys(&rep.metrics["reliability"]), table("reliability"));
+}
+
+/// A misspelled metric, a target on an undeclared gate, a cross-run target in a per-run list
+/// and a foreign target under a gate's list are declaration errors, whatever the front end.
+#[test]
+fn targets_are_checked_against_the_gates_when_declared() {
+    let spec = AgentSpec::new("a")
+        .runs(2)
+        .trajectory(ExpectedTrace::subsequence(vec![ExpectedCall::by_name("x")]))
+        .expect(expect("trajectory.pased", json!({"exact": 1})))
+        .expect(expect("golden_path.penalty", json!({"exact": 0})))
+        .expect(expect("stability.score", json!({"exact": 1})))
+        .expect(expect("tool_calls[0].name", json!({"exact": "x"})))
+        .stability(StabilityGate {
+            expect: vec![
+                expect("stability.weakest", json!({"schema": {"minimum": 0.5}})),
+                expect("reliability.runs", json!({"exact": 2})),
+            ],
+        });
+    let errors = spec.validate();
+    let shown: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    let fields: Vec<&str> = errors.iter().map(|e| e.field.as_str()).collect();
+    assert_eq!(
+        fields,
+        [
+            "expect[0]",
+            "expect[1]",
+            "expect[2]",
+            "stability.expect[0]",
+            "stability.expect[1]"
+        ],
+        "{shown:#?}"
+    );
+    assert!(
+        shown[0].contains("did you mean `trajectory.passed`?"),
+        "{}",
+        shown[0]
+    );
+    assert!(
+        shown[1].contains("add `golden_path:` to the agent"),
+        "{}",
+        shown[1]
+    );
+    assert!(shown[2].contains("cross-run target"), "{}", shown[2]);
+    assert!(
+        shown[3].contains("did you mean `stability.weakest_score`?"),
+        "{}",
+        shown[3]
+    );
+    assert!(
+        shown[4].contains("starts with `stability.`"),
+        "{}",
+        shown[4]
+    );
+    // Axes metrics need the axes gate, not the trajectory gate.
+    let axes = AgentSpec::new("b")
+        .trajectory(ExpectedTrace::subsequence(vec![ExpectedCall::by_name("x")]))
+        .expect(expect("trajectory.order_satisfaction", json!({"exact": 1})));
+    assert!(axes.validate()[0].message.contains("`trajectory_axes:`"));
+}

@@ -621,6 +621,26 @@ fn targets_must_name_what_their_gate_reports() {
         19,
         &["starts with `stability.`"],
     );
+    // A misspelled metric is located at its target, with a guess.
+    assert_problem(
+        &format!(
+            "{HEAD}    runs: 2\n    stability:\n      expect:\n        - target: stability.weakest\n          matcher: {{schema: {{minimum: 0.5}}}}\n"
+        ),
+        7,
+        19,
+        &[
+            "the stability report has no `weakest`",
+            "did you mean `stability.weakest_score`?",
+        ],
+    );
+    assert_problem(
+        &format!(
+            "{HEAD}    golden_path: {{calls: [a]}}\n    expect:\n      - target: golden_path.penalti\n        matcher: {{exact: 0}}\n"
+        ),
+        6,
+        17,
+        &["did you mean `golden_path.penalty`?"],
+    );
     // Declared gates make their targets valid.
     let ok = format!(
         "{HEAD}    trajectory: {{mode: subsequence, calls: [a]}}\n    golden_path: {{calls: [a]}}\n    expect:\n      - target: trajectory.mismatch_count\n        matcher: {{exact: 0}}\n      - target: golden_path.penalty\n        matcher: {{schema: {{minimum: 0.5}}}}\n"

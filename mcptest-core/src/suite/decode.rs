@@ -860,7 +860,6 @@ impl<'t> Decoder<'t> {
             out.push(s);
         }
         if let Some(first) = out.first() {
-            self.check_targets(path, first);
             for e in first.validate() {
                 let root = e.field.split(['.', '[']).next().unwrap_or_default();
                 let related: &[&str] = match root {
@@ -887,93 +886,6 @@ impl<'t> Decoder<'t> {
         out
     }
 
-    /// Every assertion's target must name something its gate reports: a per-run `expect:`
-    /// reads the trace and the reports of the per-run gates the agent declares; a gate's own
-    /// `expect:` reads that gate's report. Caught here, a misplaced target is a load error
-    /// instead of a "no value at target" failure on every run.
-    fn check_targets(&mut self, path: &str, spec: &AgentSpec) {
-        let declared = |root: &str, field: Option<&str>| -> Option<&'static str> {
-            match (root, field) {
-                ("trajectory", Some("dependency_satisfaction" | "order_satisfaction")) => {
-                    spec.trajectory_axes.is_none().then_some("trajectory_axes")
-                }
-                ("trajectory", _) => spec.trajectory.is_none().then_some("trajectory"),
-                ("golden_path", _) => spec.golden_path.is_none().then_some("golden_path"),
-                ("narrative", _) => spec.narrative.is_none().then_some("narrative"),
-                ("recovery", _) => spec.recovery.is_none().then_some("recovery"),
-                _ => None,
-            }
-        };
-        for (i, e) in spec.expect.iter().enumerate() {
-            let p = format!("{path}.expect[{i}].target");
-            let pos = self.spans.get(&p).copied().unwrap_or_default();
-            let steps = e.target.steps();
-            let field = match steps.get(1) {
-                Some(crate::select::Step::Field(f)) => Some(f.as_str()),
-                _ => None,
-            };
-            match e.target.root_field() {
-                Some(gate @ ("stability" | "reliability")) => self.problem(
-                    pos,
-                    &p,
-                    format!(
-                        "`{}` is a cross-run target: move this assertion under                          `{gate}: expect:` (a per-run `expect:` sees one run)",
-                        e.target
-                    ),
-                ),
-                Some(root) => {
-                    if let Some(block) = declared(root, field) {
-                        self.problem(
-                            pos,
-                            &p,
-                            format!(
-                                "`{}` reads the report of the `{block}:` gate, which this                                  agent does not declare; add `{block}:` to the agent",
-                                e.target
-                            ),
-                        );
-                    }
-                }
-                None => {}
-            }
-        }
-        let gates: [(&str, &[Expectation]); 3] = [
-            (
-                "stability",
-                spec.stability.as_ref().map_or(&[], |g| &g.expect),
-            ),
-            (
-                "narrative",
-                spec.narrative.as_ref().map_or(&[], |g| &g.expect),
-            ),
-            (
-                "reliability",
-                spec.reliability.as_ref().map_or(&[], |g| &g.expect),
-            ),
-        ];
-        for (gate, list) in gates {
-            for (i, e) in list.iter().enumerate() {
-                if e.target.root_field() != Some(gate) {
-                    let p = format!("{path}.{gate}.expect[{i}].target");
-                    let pos = self.spans.get(&p).copied().unwrap_or_default();
-                    self.problem(
-                        pos,
-                        &p,
-                        format!(
-                            "an assertion under `{gate}:` reads the {gate} report, so its target \
-                             starts with `{gate}.` (for example `{}`); found `{}`",
-                            match gate {
-                                "stability" => "stability.weakest_score",
-                                "narrative" => "narrative.claimed_but_absent",
-                                _ => "reliability.passhat_k",
-                            },
-                            e.target
-                        ),
-                    );
-                }
-            }
-        }
-    }
-
     fn models(&mut self, node: &Node, path: &str) -> Option<Vec<String>> {
         match &node.kind {
             Kind::Seq(_) => {
@@ -993,7 +905,11 @@ impl<'t> Decoder<'t> {
         let mut candidates = Vec::new();
         if field.ends_with(']') && field.contains("expect[") {
             match kind {
-                SpecErrorKind::NarrationTarget => candidates.push(format!("{field}.target")),
+                SpecErrorKind::NarrationTarget
+                | SpecErrorKind::CrossRunTarget
+                | SpecErrorKind::UndeclaredGate
+                | SpecErrorKind::UnknownMetric
+                | SpecErrorKind::MisplacedTarget => candidates.push(format!("{field}.target")),
                 SpecErrorKind::ModelGraded => {
                     candidates.push(format!("{field}.{MODEL_GRADED_MARK}"))
                 }
