@@ -27,6 +27,22 @@
 //!   for a call made from model-written code.
 //! * Unknown fields are kept, so a load/save round-trip loses nothing, and ignored by every check.
 //! * A malformed file is a [`CassetteError`] naming the file, the JSON path and line:column.
+//!
+//! The types implement serde's `Serialize` and `Deserialize` as this envelope JSON (the same
+//! encoder and decoder as the cassette reader), so a host can embed them in its own types:
+//!
+//! ```
+//! use mcptest_core::trace::{ConversationTrace, ToolCall};
+//!
+//! let trace = ConversationTrace {
+//!     tool_calls: vec![ToolCall::new("search").with_args(serde_json::json!({"q": "rust"}))],
+//!     ..ConversationTrace::default()
+//! };
+//! let text = serde_json::to_string(&trace).unwrap();
+//! assert_eq!(serde_json::from_str::<ConversationTrace>(&text).unwrap(), trace);
+//! let err = serde_json::from_str::<ToolCall>(r#"{"name": 7}"#).unwrap_err();
+//! assert!(err.to_string().contains("name"), "{err}");
+//! ```
 
 use crate::json::type_name;
 use serde_json::{Map, Value};
@@ -157,6 +173,15 @@ pub struct Turn {
 }
 
 impl Turn {
+    /// The turn as envelope JSON (`{"role": ..., "content": ...}`).
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("role".into(), Value::String(self.role.clone()));
+        m.insert("content".into(), self.content.clone());
+        extend_missing(&mut m, &self.extra);
+        Value::Object(m)
+    }
+
     /// A turn with text content.
     pub fn text(role: impl Into<String>, text: impl Into<String>) -> Self {
         Turn {
@@ -264,19 +289,7 @@ impl ConversationTrace {
         conv.insert("tokens".into(), Value::Object(tokens));
         conv.insert(
             "turns".into(),
-            Value::Array(
-                self.conversation
-                    .turns
-                    .iter()
-                    .map(|t| {
-                        let mut tm = Map::new();
-                        tm.insert("role".into(), Value::String(t.role.clone()));
-                        tm.insert("content".into(), t.content.clone());
-                        extend_missing(&mut tm, &t.extra);
-                        Value::Object(tm)
-                    })
-                    .collect(),
-            ),
+            Value::Array(self.conversation.turns.iter().map(Turn::to_value).collect()),
         );
         extend_missing(&mut conv, &self.conversation.extra);
         m.insert("conversation".into(), Value::Object(conv));
@@ -914,4 +927,34 @@ fn decode_run(v: Value, p: &mut Path) -> Result<Run, DecodeError> {
         meta: take(&mut obj, "meta", p, |v, p| into_object(v, p))?.unwrap_or_default(),
         extra: obj,
     })
+}
+
+// Serde for the trace types writes and reads the envelope JSON through the same encoder
+// (`to_value`, `to_envelope`) and decoder (with its JSON-path errors) as the cassette reader.
+macro_rules! envelope_serde {
+    ($($ty:ty => $encode:expr, $decode:expr;)*) => {$(
+        impl serde::Serialize for $ty {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let encode: fn(&$ty) -> Value = $encode;
+                encode(self).serialize(serializer)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let v = Value::deserialize(deserializer)?;
+                let decode: fn(Value) -> Result<$ty, DecodeError> = $decode;
+                decode(v).map_err(serde::de::Error::custom)
+            }
+        }
+    )*};
+}
+
+envelope_serde! {
+    ToolCall => ToolCall::to_value, |v| decode_call(v, &mut Path::root());
+    ToolResult => ToolResult::to_value, |v| decode_result(v, &mut Path::root());
+    Turn => Turn::to_value, |v| decode_turn(v, &mut Path::root());
+    ConversationTrace => ConversationTrace::to_envelope, |v| decode_trace(v, &mut Path::root());
+    Run => Run::to_value, |v| decode_run(v, &mut Path::root());
+    Cassette => Cassette::to_value, Cassette::from_owned_value;
 }

@@ -307,3 +307,52 @@ fn unicode_content_counts_and_positions() {
     let col = text[..text.find("-1").unwrap()].chars().count() + 1;
     assert_eq!(err.column, col);
 }
+
+/// The trace types round-trip through serde as the envelope JSON, unknown fields included, and
+/// a wrong type is a serde error naming its JSON path.
+#[test]
+fn trace_types_round_trip_through_serde() {
+    use mcptest_core::trace::{Cassette, ConversationTrace, Run, ToolCall};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/cassettes");
+    let mut checked = 0;
+    for entry in walk(&dir) {
+        let text = std::fs::read_to_string(&entry).unwrap();
+        let cassette = Cassette::from_json_str(&entry.display().to_string(), &text).unwrap();
+        let json = serde_json::to_string(&cassette).unwrap();
+        let back: Cassette = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, cassette, "{}", entry.display());
+        for run in &cassette.runs {
+            let r: Run = serde_json::from_value(serde_json::to_value(run).unwrap()).unwrap();
+            assert_eq!(&r, run);
+            let t: ConversationTrace =
+                serde_json::from_value(serde_json::to_value(&run.trace).unwrap()).unwrap();
+            assert_eq!(t, run.trace);
+        }
+        checked += 1;
+    }
+    assert!(checked > 5, "{checked} cassettes");
+    let call: ToolCall =
+        serde_json::from_str(r#"{"name": "github__create_issue", "args": {}, "x-kept": 1}"#)
+            .unwrap();
+    assert_eq!(call.name, "create_issue");
+    assert_eq!(call.server.as_deref(), Some("github"));
+    assert_eq!(serde_json::to_value(&call).unwrap()["x-kept"], 1);
+    let err = serde_json::from_str::<ConversationTrace>(r#"{"tool_calls": [{"name": 7}]}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("tool_calls[0].name"), "{err}");
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else if p.extension().is_some_and(|x| x == "json") {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
