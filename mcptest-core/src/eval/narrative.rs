@@ -566,16 +566,17 @@ pub fn check_narrative_with(
     // A narrative written as a JSON document (`{"message": "..."}`) is read as its strings.
     let prose = json_prose(text);
     let text = prose.as_deref().unwrap_or(text);
-    let mut vocab = Vocab::default();
+    // Sized for the input, so the maps do not grow word by word.
+    let mut vocab = Vocab::with_capacity(text.len() / 32 + calls.len() * 4);
     let doc = Doc::new(text, &mut vocab);
     let overrides = Overrides::new(cfg);
 
     // Distinct tool names: their facts and whether the text mentions them.
-    let mut name_ix: HashMap<&str, usize> = HashMap::default();
+    let mut name_ix: HashMap<&str, usize> = with_capacity(calls.len());
     let mut names: Vec<NameInfo> = Vec::new();
     let mut facts: Vec<NameFacts> = Vec::new();
     let mut call_name = Vec::with_capacity(calls.len());
-    let mut call_pieces = Pieces::default();
+    let mut call_pieces = Pieces::with_capacity(calls.len() * 2);
     for c in calls {
         let n = *name_ix.entry(c.name.as_str()).or_insert_with(|| {
             let f = NameFacts::new(&c.name, &mut call_pieces, &mut vocab);
@@ -1008,6 +1009,11 @@ fn kin_key(word: &str) -> Option<u64> {
     Some(h.finish())
 }
 
+/// An empty map with room for `n` entries.
+fn with_capacity<K, V>(n: usize) -> HashMap<K, V> {
+    HashMap::with_capacity_and_hasher(n, Default::default())
+}
+
 /// A vocabulary word: borrowed from the narrative, the calls or the lexicon when it is written
 /// there as it is normalized, else owned.
 #[derive(Clone)]
@@ -1053,6 +1059,13 @@ struct Vocab<'a> {
 }
 
 impl<'a> Vocab<'a> {
+    fn with_capacity(n: usize) -> Self {
+        Vocab {
+            ids: with_capacity(n),
+            words: Vec::with_capacity(n),
+        }
+    }
+
     fn intern(&mut self, word: &str) -> u32 {
         if let Some(&id) = self.ids.get(word) {
             return id;
@@ -1193,8 +1206,9 @@ impl<'t> Doc<'t> {
         let mut lower = String::new();
         // Word facts depend only on the raw text: each distinct lexeme is read once (its pieces'
         // ids stored once in `toks`), and each distinct piece normalized once.
-        let mut seen: HashMap<&'t str, u32> = HashMap::default();
-        let mut lexemes: HashMap<&'t str, (u32, u32, Option<WordInfo>)> = HashMap::default();
+        let distinct = lexed.lexemes.len() / 4 + 16;
+        let mut seen: HashMap<&'t str, u32> = with_capacity(distinct);
+        let mut lexemes: HashMap<&'t str, (u32, u32, Option<WordInfo>)> = with_capacity(distinct);
         for l in &lexed.lexemes {
             if !matches!(l.kind, Kind::Word | Kind::Quoted) {
                 lex_toks.push((0, 0));

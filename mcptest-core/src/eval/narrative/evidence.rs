@@ -143,6 +143,14 @@ pub(super) struct Pieces<'a> {
 }
 
 impl<'a> Pieces<'a> {
+    /// A cache with room for `n` distinct pieces.
+    pub(super) fn with_capacity(n: usize) -> Self {
+        Pieces {
+            facts: HashMap::with_capacity_and_hasher(n, Default::default()),
+            ..Pieces::default()
+        }
+    }
+
     fn facts(&mut self, raw: &'a str, vocab: &mut Vocab<'a>) -> PieceFacts {
         if let Some(f) = self.facts.get(raw) {
             return *f;
