@@ -153,34 +153,8 @@ impl GoldenPathExt for GoldenPath {
     }
 }
 
-/// The metrics a [`Stability`] gate can assert, in report order.
-pub const STABILITY_METRICS: &[&str] = &[
-    "score",
-    "weakest_score",
-    "variance",
-    "tool_sequence_similarity",
-    "argument_consistency",
-    "early_divergence",
-];
-
-/// The metrics a [`Narrative`] gate can assert.
-pub const NARRATIVE_METRICS: &[&str] = &[
-    "divergence_score",
-    "claimed_but_absent",
-    "present_but_unclaimed",
-    "arg_mismatch",
-    "gate_passed",
-];
-
-/// The metrics a [`Reliability`] gate can assert.
-pub const RELIABILITY_METRICS: &[&str] = &[
-    "runs",
-    "pass_at_k",
-    "passhat_k",
-    "decay_curve",
-    "variance_amplification",
-    "graceful_degradation",
-];
+/// The metrics the gates report, from the one table in `mcptest_core::spec`.
+pub use mcptest_core::spec::{NARRATIVE_METRICS, RELIABILITY_METRICS, STABILITY_METRICS};
 
 /// Assertions of one cross-run or narrative gate, with the mistakes found while building them.
 #[derive(Debug, Clone, PartialEq, Default)]

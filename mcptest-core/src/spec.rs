@@ -395,68 +395,63 @@ pub enum SpecErrorKind {
 /// (`golden_path.penalty`, `stability.weakest_score`). The gates build their reports with
 /// exactly these names (a test holds them to it).
 pub const GATE_METRICS: &[(&str, &[&str])] = &[
-    (
-        "trajectory",
-        &[
-            "passed",
-            "mismatch_count",
-            "dependency_satisfaction",
-            "order_satisfaction",
-        ],
-    ),
-    (
-        "golden_path",
-        &[
-            "passed",
-            "penalty",
-            "extra_steps",
-            "backtracks",
-            "repeated_tools",
-        ],
-    ),
-    (
-        "narrative",
-        &[
-            "divergence_score",
-            "claimed_but_absent",
-            "present_but_unclaimed",
-            "arg_mismatch",
-            "gate_passed",
-        ],
-    ),
-    (
-        "recovery",
-        &[
-            "time_to_detection_ms",
-            "time_to_recovery_ms",
-            "user_visible_hang_ms",
-            "recovered",
-            "clean_timeout",
-            "passed",
-        ],
-    ),
-    (
-        "stability",
-        &[
-            "score",
-            "weakest_score",
-            "variance",
-            "tool_sequence_similarity",
-            "argument_consistency",
-            "early_divergence",
-        ],
-    ),
-    (
-        "reliability",
-        &[
-            "runs",
-            "pass_at_k",
-            "passhat_k",
-            "decay_curve",
-            "variance_amplification",
-            "graceful_degradation",
-        ],
-    ),
+    ("trajectory", TRAJECTORY_METRICS),
+    ("golden_path", GOLDEN_PATH_METRICS),
+    ("narrative", NARRATIVE_METRICS),
+    ("recovery", RECOVERY_METRICS),
+    ("stability", STABILITY_METRICS),
+    ("reliability", RELIABILITY_METRICS),
+];
+
+/// What `trajectory.*` reads (the last two need `trajectory_axes`).
+pub const TRAJECTORY_METRICS: &[&str] = &[
+    "passed",
+    "mismatch_count",
+    "dependency_satisfaction",
+    "order_satisfaction",
+];
+/// What `golden_path.*` reads.
+pub const GOLDEN_PATH_METRICS: &[&str] = &[
+    "passed",
+    "penalty",
+    "extra_steps",
+    "backtracks",
+    "repeated_tools",
+];
+/// What `narrative.*` reads.
+pub const NARRATIVE_METRICS: &[&str] = &[
+    "divergence_score",
+    "claimed_but_absent",
+    "present_but_unclaimed",
+    "arg_mismatch",
+    "gate_passed",
+];
+/// What `recovery.*` reads.
+pub const RECOVERY_METRICS: &[&str] = &[
+    "time_to_detection_ms",
+    "time_to_recovery_ms",
+    "user_visible_hang_ms",
+    "recovered",
+    "clean_timeout",
+    "passed",
+];
+/// What `stability.*` reads, in report order.
+pub const STABILITY_METRICS: &[&str] = &[
+    "score",
+    "weakest_score",
+    "variance",
+    "tool_sequence_similarity",
+    "argument_consistency",
+    "early_divergence",
+];
+/// What `reliability.*` reads.
+pub const RELIABILITY_METRICS: &[&str] = &[
+    "runs",
+    "pass_at_k",
+    "passhat_k",
+    "decay_curve",
+    "variance_amplification",
+    "graceful_degradation",
 ];
 
 /// The metrics of gate `gate` ([`GATE_METRICS`]), or `None` when it is no gate.

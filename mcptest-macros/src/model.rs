@@ -185,3 +185,29 @@ pub const RELIABILITY_METRICS: &[(&str, Kind)] = &[
     ("variance_amplification", Kind::Integer),
     ("graceful_degradation", Kind::Integer),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The attribute compares the metrics the gates report (core's table), and only those; a
+    /// list-valued metric (`reliability.decay_curve`) has no comparison.
+    #[test]
+    fn metric_tables_are_the_gates_own() {
+        use mcptest_core::spec::gate_metrics;
+        for (gate, table) in [
+            ("stability", STABILITY_METRICS),
+            ("narrative", NARRATIVE_METRICS),
+            ("reliability", RELIABILITY_METRICS),
+        ] {
+            let ours: Vec<&str> = table.iter().map(|(m, _)| *m).collect();
+            let core: Vec<&str> = gate_metrics(gate)
+                .unwrap()
+                .iter()
+                .copied()
+                .filter(|m| *m != "decay_curve")
+                .collect();
+            assert_eq!(ours, core, "{gate}");
+        }
+    }
+}
