@@ -236,7 +236,12 @@ fn weather_suite(dir: &Path, prompt: &str) -> Result<PathBuf, Failed> {
          args: {{ subset: {{ city: Sacramento }} }}\n        - name: get_weather\n          \
          args: {{ subset: {{ city: Oslo }} }}\n    expect:\n      - target: \
          tool_results[1].is_error\n        matcher: {{ exact: false }}\n",
-        mock_server("weather", &tools, &["WEATHER_STATION_CREDENTIAL"])?
+        // A secret passed through (`~`) and a plain value the suite writes.
+        mock_server("weather", &tools, &[])?.replace(
+            "env: []",
+            "env: {WEATHER_STATION_CREDENTIAL: ~, INTEROP_REGION: eu-west-1}"
+        ),
+        prompt = format!("{prompt} (region eu-west-1)"),
     );
     let path = dir.join("weather.yml");
     std::fs::write(&path, suite)?;
@@ -433,6 +438,19 @@ fn anthropic_e2e() -> Result<(), Failed> {
             .as_str()
             .is_some_and(|t| t.ends_with("Authorization: Bearer <redacted:bearer-token>)")),
         "bearer token pattern redacted",
+    )?;
+    // A plain `env:` value is configuration, not a secret: it survives in the prompt and in
+    // the recorded server command.
+    check(
+        value["runs"][0]["trace"]["conversation"]["turns"][0]["content"]
+            .as_str()
+            .is_some_and(|t| t.ends_with("(region eu-west-1)"))
+            && value["runs"][0]["meta"]["server_commands"]["weather"]["env_values"]
+                == json!({"INTEROP_REGION": "eu-west-1"}),
+        format!(
+            "a plain env value survives unredacted: {}",
+            value["runs"][0]["meta"]["server_commands"]
+        ),
     )?;
     let lint = mcptest()
         .args(["cassette", "lint"])

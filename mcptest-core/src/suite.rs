@@ -8,7 +8,8 @@
 //!   weather:
 //!     command: weather-mcp
 //!     args: [--stdio]
-//!     env: [WEATHER_API_KEY]    # names of variables passed through; never values
+//!     env: [WEATHER_API_KEY]    # secrets passed through by name (redacted from cassettes);
+//!                               # a map sets plain values: {REGION: eu-west-1, KEY: ~}
 //!     cwd: servers/weather      # relative to the suite file's folder
 //!
 //! faults:                       # named faults agents can inject while recording
@@ -144,8 +145,12 @@ pub struct ServerConfig {
     pub command: String,
     /// Its arguments.
     pub args: Vec<String>,
-    /// Names of environment variables passed through to it (never their values).
+    /// Names of environment variables passed through to it from the environment at record
+    /// time; their values are secrets, never written to a suite or a cassette.
     pub env: Vec<String>,
+    /// Variables set to the values the suite writes (`env: {REGION: eu-west-1}`): plain
+    /// configuration, passed as written and never redacted.
+    pub env_values: Vec<(String, String)>,
     /// Its working directory, relative to the suite file's folder.
     pub cwd: Option<String>,
 }

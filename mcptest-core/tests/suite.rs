@@ -801,3 +801,42 @@ fn every_recorded_run_is_graded_and_runs_is_a_minimum() {
         cells[6].metrics
     );
 }
+
+/// `env:` as a list passes names through as secrets; as a map, a value is plain configuration
+/// set as written and `~` passes the name through as a secret.
+#[test]
+fn env_lists_secrets_and_maps_plain_values() {
+    let text = "\
+servers:
+  a:
+    command: a-mcp
+    env: {INTEROP_REGION: eu-west-1, PORT: 8080, VERBOSE: true, A_TOKEN: ~}
+agents:
+  - name: x
+    model: m
+    servers: [a]
+";
+    let suite = Suite::from_yaml_str("s.yml", text).unwrap();
+    let s = &suite.servers[0];
+    assert_eq!(s.env, ["A_TOKEN"]);
+    assert_eq!(
+        s.env_values,
+        [
+            ("INTEROP_REGION".to_string(), "eu-west-1".to_string()),
+            ("PORT".to_string(), "8080".to_string()),
+            ("VERBOSE".to_string(), "true".to_string()),
+        ]
+    );
+    let bad = text.replace("PORT: 8080", "PORT: [1, 2]");
+    let err = Suite::from_yaml_str("s.yml", &bad).unwrap_err();
+    let p = &err.problems[0];
+    assert_eq!((p.line, p.column), (4, 44), "{err}");
+    assert!(err.to_string().contains("`PORT` takes one value"), "{err}");
+    let bad = text.replace("PORT:", "9PORT:");
+    let err = Suite::from_yaml_str("s.yml", &bad).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("`9PORT` is not an environment variable name"),
+        "{err}"
+    );
+}

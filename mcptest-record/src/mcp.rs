@@ -188,6 +188,10 @@ impl McpServers {
                 }
             }
         }
+        // Plain values the suite writes: configuration, not secrets.
+        for (var, value) in &config.env_values {
+            cmd.env(var, value);
+        }
         if let Some(cwd) = &config.cwd {
             cmd.current_dir(suite_dir.join(cwd));
         }

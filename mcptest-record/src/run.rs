@@ -673,7 +673,11 @@ fn assemble(
                 .map(|s| {
                     (
                         s.name.clone(),
-                        json!({"command": s.command, "args": s.args, "env": s.env, "cwd": s.cwd}),
+                        json!({"command": s.command, "args": s.args, "env": s.env,
+                               "env_values": s.env_values.iter()
+                                   .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+                                   .collect::<serde_json::Map<String, Value>>(),
+                               "cwd": s.cwd}),
                     )
                 })
                 .collect(),

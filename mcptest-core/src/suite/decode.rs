@@ -537,9 +537,9 @@ impl<'t> Decoder<'t> {
                     .unwrap_or_default(),
                 None => vec![],
             };
-            let env = match self.field(&f, &path, "env") {
-                Some(n) => self.env_names(n, &join(&path, "env")),
-                None => vec![],
+            let (env, env_values) = match self.field(&f, &path, "env") {
+                Some(n) => self.env(n, &join(&path, "env")),
+                None => (vec![], vec![]),
             };
             let cwd = self
                 .field(&f, &path, "cwd")
@@ -550,6 +550,7 @@ impl<'t> Decoder<'t> {
                     command,
                     args,
                     env,
+                    env_values,
                     cwd,
                 });
             }
@@ -557,19 +558,61 @@ impl<'t> Decoder<'t> {
         out
     }
 
-    fn env_names(&mut self, node: &Node, path: &str) -> Vec<String> {
-        if let Kind::Map(_) = node.kind {
+    /// `env:` as a list of names passed through (secrets), or a map whose entries with a
+    /// value are set to it (plain) and whose entries without one (`NAME: ~`) pass through.
+    fn env(&mut self, node: &Node, path: &str) -> (Vec<String>, Vec<(String, String)>) {
+        let Kind::Map(entries) = &node.kind else {
+            return (self.env_names(node, path), vec![]);
+        };
+        let mut secret = Vec::new();
+        let mut plain = Vec::new();
+        for (k, v) in entries {
+            let Some(name) = self.nonempty_string(k, path) else {
+                continue;
+            };
+            if !self.env_name_ok(&name, k.pos, path) {
+                continue;
+            }
+            let p = join(path, &name);
+            self.spans.insert(p.clone(), v.pos);
+            match &v.kind {
+                Kind::Null => secret.push(name),
+                Kind::Str(_) | Kind::Bool(_) | Kind::Int(_) | Kind::UInt(_) | Kind::Float(_) => {
+                    plain.push((name, v.scalar_text().unwrap_or_default()))
+                }
+                _ => self.problem(
+                    v.pos,
+                    &p,
+                    format!(
+                        "`{name}` takes one value (`{name}: eu-west-1`), or none (`{name}: ~`) \
+                         to pass it through from the environment as a secret"
+                    ),
+                ),
+            }
+        }
+        (secret, plain)
+    }
+
+    fn env_name_ok(&mut self, name: &str, pos: Pos, path: &str) -> bool {
+        let valid = name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid {
             self.problem(
-                node.pos,
+                pos,
                 path,
                 format!(
-                    "`{path}` lists the names of environment variables passed to the server \
-                     (`env: [WEATHER_API_KEY]`), never their values: values come from the \
-                     environment at record time, so secrets never sit in a suite file"
+                    "`{name}` is not an environment variable name (letters, digits and `_`, \
+                     not starting with a digit)"
                 ),
             );
-            return vec![];
         }
+        valid
+    }
+
+    fn env_names(&mut self, node: &Node, path: &str) -> Vec<String> {
         let names = self
             .string_list(node, path, "env: [WEATHER_API_KEY]")
             .unwrap_or_default();
@@ -579,22 +622,8 @@ impl<'t> Decoder<'t> {
         };
         let mut out = Vec::new();
         for (name, item) in names.into_iter().zip(items) {
-            let valid = name
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-            if valid {
+            if self.env_name_ok(&name, item.pos, path) {
                 out.push(name);
-            } else {
-                self.problem(
-                    item.pos,
-                    path,
-                    format!(
-                        "`{name}` is not an environment variable name (letters, digits and `_`, \
-                         not starting with a digit); `env:` lists names, never values"
-                    ),
-                );
             }
         }
         out
