@@ -231,7 +231,7 @@ fn weather_suite(dir: &Path, prompt: &str) -> Result<PathBuf, Failed> {
     )?;
     let suite = format!(
         "servers:\n{}\nagents:\n  - name: weather lookup\n    model: claude-test-1\n    \
-         servers: [weather]\n    prompt: {prompt}\n    runs: 2\n    max_tokens: 512\n    \
+         servers: [weather]\n    prompt: {prompt} (region eu-west-1)\n    runs: 2\n    max_tokens: 512\n    \
          trajectory:\n      mode: unordered\n      calls:\n        - name: get_weather\n          \
          args: {{ subset: {{ city: Sacramento }} }}\n        - name: get_weather\n          \
          args: {{ subset: {{ city: Oslo }} }}\n    expect:\n      - target: \
@@ -241,7 +241,6 @@ fn weather_suite(dir: &Path, prompt: &str) -> Result<PathBuf, Failed> {
             "env: []",
             "env: {WEATHER_STATION_CREDENTIAL: ~, INTEROP_REGION: eu-west-1}"
         ),
-        prompt = format!("{prompt} (region eu-west-1)"),
     );
     let path = dir.join("weather.yml");
     std::fs::write(&path, suite)?;
