@@ -200,22 +200,15 @@ impl AgentSpec {
                     .into(),
             );
         }
-        let groups: [(&str, &[Expectation]); 4] = [
-            ("expect", &self.expect),
-            (
-                "stability.expect",
-                self.stability.as_ref().map_or(&[], |s| &s.expect),
-            ),
-            (
-                "narrative.expect",
-                self.narrative.as_ref().map_or(&[], |n| &n.expect),
-            ),
-            (
-                "reliability.expect",
-                self.reliability.as_ref().map_or(&[], |r| &r.expect),
-            ),
-        ];
-        for (field, list) in groups {
+        let per_gate = self.gate_expectations();
+        let groups = std::iter::once(("expect", self.expect.as_slice()))
+            .chain(per_gate.iter().map(|(g, list)| (*g, *list)));
+        for (gate, list) in groups {
+            let field = if gate == "expect" {
+                "expect".to_string()
+            } else {
+                format!("{gate}.expect")
+            };
             for (i, e) in list.iter().enumerate() {
                 for (kind, message) in e.problems() {
                     err(&format!("{field}[{i}]"), kind, message);
@@ -226,6 +219,24 @@ impl AgentSpec {
             err(&field, kind, message);
         }
         errors
+    }
+
+    /// The assertions of the gates that hold their own `expect:` lists.
+    fn gate_expectations(&self) -> [(&'static str, &[Expectation]); 3] {
+        [
+            (
+                "stability",
+                self.stability.as_ref().map_or(&[], |g| &g.expect),
+            ),
+            (
+                "narrative",
+                self.narrative.as_ref().map_or(&[], |g| &g.expect),
+            ),
+            (
+                "reliability",
+                self.reliability.as_ref().map_or(&[], |g| &g.expect),
+            ),
+        ]
     }
 
     /// Every assertion's target must name something its gate reports: a per-run `expect:`
@@ -310,21 +321,7 @@ impl AgentSpec {
                 _ => {}
             }
         }
-        let gates: [(&str, &[Expectation]); 3] = [
-            (
-                "stability",
-                self.stability.as_ref().map_or(&[], |g| &g.expect),
-            ),
-            (
-                "narrative",
-                self.narrative.as_ref().map_or(&[], |g| &g.expect),
-            ),
-            (
-                "reliability",
-                self.reliability.as_ref().map_or(&[], |g| &g.expect),
-            ),
-        ];
-        for (gate, list) in gates {
+        for (gate, list) in self.gate_expectations() {
             for (i, e) in list.iter().enumerate() {
                 let field = format!("{gate}.expect[{i}]");
                 if e.target.root_field() != Some(gate) {

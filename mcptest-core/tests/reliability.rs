@@ -307,14 +307,7 @@ fn long_decay_curve_uses_large_k_correctly() {
 fn summary_serializes_with_target_names() {
     let s = summarize(&outcomes("pass, pass, pass, fail"));
     let v = serde_json::to_value(&s).unwrap();
-    for key in [
-        "runs",
-        "pass_at_k",
-        "passhat_k",
-        "decay_curve",
-        "variance_amplification",
-        "graceful_degradation",
-    ] {
+    for key in mcptest_core::spec::RELIABILITY_METRICS {
         assert!(v.get(key).is_some(), "missing {key} in {v}");
     }
     let back: ReliabilitySummary = serde_json::from_value(v).unwrap();
