@@ -107,7 +107,7 @@ pub use paths::{
 };
 pub use replay::{
     PlannedCell, evaluate_cassette, grade_reliability, grade_run, grade_stability, grading_plan,
-    missing_run_cell, stale_cassette_message,
+    stale_cassette_message,
 };
 
 use crate::spec::{AgentSpec, Fault};

@@ -42,13 +42,13 @@ pub(crate) enum Work {
     Reliability { cassette: Arc<AgentCassette> },
 }
 
-/// One cassette file, parsed at most once per process.
+/// One cassette file, read and parsed at most once per process.
 pub(crate) struct CassetteFile {
     pub path: PathBuf,
     /// The path as shown in messages (relative to the crate root when inside it).
     pub display: String,
+    text: OnceLock<Result<String, String>>,
     parsed: OnceLock<Result<Arc<Cassette>, String>>,
-    recorded: OnceLock<usize>,
 }
 
 impl CassetteFile {
@@ -56,29 +56,33 @@ impl CassetteFile {
         CassetteFile {
             path,
             display,
+            text: OnceLock::new(),
             parsed: OnceLock::new(),
-            recorded: OnceLock::new(),
         }
+    }
+
+    /// The file's text (read once: the plan counts its runs, the cells parse it).
+    fn text(&self) -> Result<&str, String> {
+        self.text
+            .get_or_init(|| {
+                std::fs::read_to_string(&self.path)
+                    .map_err(|e| format!("{}: cannot read the cassette: {e}", self.display))
+            })
+            .as_deref()
+            .map_err(Clone::clone)
     }
 
     /// How many runs the file holds, read without building them (zero when it cannot be read:
     /// its run cells then say why).
     pub fn recorded_runs(&self) -> usize {
-        *self.recorded.get_or_init(|| {
-            std::fs::read_to_string(&self.path)
-                .ok()
-                .and_then(|text| Cassette::count_runs(&text))
-                .unwrap_or(0)
-        })
+        self.text().ok().and_then(Cassette::count_runs).unwrap_or(0)
     }
 
     /// The parsed cassette, or why it cannot be used.
     pub fn load(&self) -> Result<Arc<Cassette>, String> {
         self.parsed
             .get_or_init(|| {
-                let text = std::fs::read_to_string(&self.path)
-                    .map_err(|e| format!("{}: cannot read the cassette: {e}", self.display))?;
-                Cassette::from_json_str(&self.display, &text)
+                Cassette::from_json_str(&self.display, self.text()?)
                     .map(Arc::new)
                     .map_err(|e| e.to_string())
             })

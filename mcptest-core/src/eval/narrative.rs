@@ -1081,14 +1081,6 @@ impl<'a> Vocab<'a> {
         self.insert(Word::Borrowed(word))
     }
 
-    /// The id of a normalized form (borrowed when it can be).
-    fn intern_cow(&mut self, word: Cow<'a, str>) -> u32 {
-        match word {
-            Cow::Borrowed(w) => self.intern_borrowed(w),
-            Cow::Owned(w) => self.intern(&w),
-        }
-    }
-
     fn insert(&mut self, word: Word<'a>) -> u32 {
         let id = self.words.len() as u32;
         self.ids.insert(word.clone(), id);
@@ -1096,32 +1088,30 @@ impl<'a> Vocab<'a> {
         id
     }
 
-    /// The id of a raw piece's normal form: borrowed from the piece when it is lowercase, else
-    /// normalized through `lower` (a reused buffer).
-    fn raw_piece(&mut self, raw: &'a str, lower: &mut String) -> u32 {
-        if !raw.chars().any(char::is_uppercase) {
-            return self.intern_cow(normalize(raw));
+    /// The id of a raw piece's normal form, and the piece in lowercase: borrowed from the
+    /// piece when it is written lowercase, else written into `lower` (a reused buffer).
+    fn raw_piece<'s>(&mut self, raw: &'a str, lower: &'s mut String) -> (u32, &'s str)
+    where
+        'a: 's,
+    {
+        if raw.chars().any(char::is_uppercase) {
+            lowercase_into(raw, lower);
+            return (self.intern(&normalize(lower)), lower);
         }
-        lowercase_into(raw, lower);
-        match normalize(lower) {
-            Cow::Borrowed(w) => self.intern(w),
+        let id = match normalize(raw) {
+            Cow::Borrowed(w) => self.intern_borrowed(w),
             Cow::Owned(w) => self.intern(&w),
-        }
+        };
+        (id, raw)
     }
 
-    /// The normalized id of a raw piece (any case).
-    fn piece(&mut self, raw: &str) -> u32 {
-        let lower = raw.to_lowercase();
-        let norm = normalize(&lower);
-        self.intern(&norm)
-    }
-
-    fn name_ids(&mut self, name: &str) -> Vec<u32> {
+    fn name_ids(&mut self, name: &'a str) -> Vec<u32> {
         let mut spans = Vec::new();
+        let mut lower = String::new();
         name_pieces(name, &mut spans);
         spans
             .iter()
-            .map(|&(a, b)| self.piece(&name[a..b]))
+            .map(|&(a, b)| self.raw_piece(&name[a..b], &mut lower).0)
             .collect()
     }
 
@@ -1224,7 +1214,7 @@ impl<'t> Doc<'t> {
                     let raw = &s[a..b];
                     let id = *seen
                         .entry(raw)
-                        .or_insert_with(|| vocab.raw_piece(raw, &mut lower));
+                        .or_insert_with(|| vocab.raw_piece(raw, &mut lower).0);
                     toks.push(id);
                 }
                 (first, toks.len() as u32, None)

@@ -99,11 +99,18 @@ pub fn grading_plan(spec: &AgentSpec, recorded: usize) -> Vec<PlannedCell> {
 pub fn grade_run(spec: &AgentSpec, cell: &str, cassette: &Cassette, index: usize) -> CellReport {
     match cassette.runs.get(index) {
         Some(run) => evaluate_run(spec, cell, run),
-        None => {
-            let mut report = missing_run_cell(spec, index + 1, cassette.runs.len());
-            report.cell = cell.into();
-            report
-        }
+        None => failing_cell(
+            spec,
+            cell,
+            "runs",
+            format!(
+                "run {} is missing: the agent asks for {} run(s) and the cassette holds {}",
+                index + 1,
+                spec.run_count(),
+                cassette.runs.len()
+            ),
+            record_hint(spec),
+        ),
     }
 }
 
@@ -170,21 +177,6 @@ pub fn stale_cassette_message(
          again with `mcptest run --record --config {} --filter {:?}`",
         suite.unwrap_or("<suite>"),
         spec.name
-    )
-}
-
-/// The failing cell of run `index` (1-based) that the cassette does not hold.
-pub fn missing_run_cell(spec: &AgentSpec, index: usize, recorded: usize) -> CellReport {
-    failing_cell(
-        spec,
-        &format!("run_{index}"),
-        "runs",
-        format!(
-            "run {index} is missing: the agent asks for {} run(s) and the cassette holds \
-             {recorded}",
-            spec.run_count()
-        ),
-        record_hint(spec),
     )
 }
 

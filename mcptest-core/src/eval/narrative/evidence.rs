@@ -155,16 +155,15 @@ impl<'a> Pieces<'a> {
         if let Some(f) = self.facts.get(raw) {
             return *f;
         }
-        let mut lower = std::mem::take(&mut self.lower);
-        let id = vocab.raw_piece(raw, &mut lower);
+        let mut buf = std::mem::take(&mut self.lower);
+        let (id, lower) = vocab.raw_piece(raw, &mut buf);
         let f = if raw.bytes().any(|b| b.is_ascii_digit()) {
             // No word of the lexicon holds a digit: an id or a number is only itself.
             PieceFacts::plain(id, raw)
         } else {
-            super::lowercase_into(raw, &mut lower);
-            Self::facts_of(id, raw, &lower, vocab)
+            Self::facts_of(id, raw, lower, vocab)
         };
-        self.lower = lower;
+        self.lower = buf;
         self.facts.insert(raw, f);
         f
     }

@@ -148,20 +148,9 @@ fn close_sentence(out: &mut Lexed, end: usize, start: &mut usize, first: &mut us
 
 /// The byte just past a word that starts at `b` with `c`, and the word's last character.
 fn word_end(text: &str, b: usize, c: char) -> (usize, char) {
-    let bytes = text.as_bytes();
     let mut last = c;
     let mut j = b + c.len_utf8();
-    loop {
-        // ASCII letters and digits, a byte at a time.
-        let run = bytes[j..]
-            .iter()
-            .take_while(|x| x.is_ascii_alphanumeric() || **x == b'_')
-            .count();
-        if run > 0 {
-            j += run;
-            last = char::from(bytes[j - 1]);
-        }
-        let Some(n) = char_at(text, j) else { break };
+    while let Some(n) = char_at(text, j) {
         if is_word_char(n) {
             last = n;
             j += n.len_utf8();
@@ -249,34 +238,6 @@ pub(super) fn lex(text: &str) -> Lexed {
 /// `Issue`; `HTTPServer` -> `HTTP`, `Server`; `userIDs` -> `user`, `IDs`). Case is kept.
 pub(super) fn name_pieces(s: &str, out: &mut Vec<(usize, usize)>) {
     let mut run_start: Option<usize> = None;
-    if s.is_ascii() {
-        // A run with no capital after its first letter is one piece.
-        let mut camel = false;
-        let mut flush = |start: usize, end: usize, camel: bool| {
-            if camel {
-                camel_split(s, start, end, out);
-            } else {
-                out.push((start, end));
-            }
-        };
-        for (b, c) in s.bytes().enumerate() {
-            if c.is_ascii_alphanumeric() {
-                match run_start {
-                    None => {
-                        run_start = Some(b);
-                        camel = false;
-                    }
-                    Some(_) => camel |= c.is_ascii_uppercase(),
-                }
-            } else if let Some(start) = run_start.take() {
-                flush(start, b, camel);
-            }
-        }
-        if let Some(start) = run_start {
-            flush(start, s.len(), camel);
-        }
-        return;
-    }
     for (b, c) in s.char_indices().chain(std::iter::once((s.len(), ' '))) {
         if c.is_alphanumeric() {
             run_start.get_or_insert(b);
