@@ -196,6 +196,7 @@
 //! assert_eq!(report.divergence_score, 0.6);    // 3 items / (3 calls + 2 claims)
 //! ```
 
+mod backing;
 mod evidence;
 mod fasthash;
 mod grammar;
@@ -205,8 +206,9 @@ mod tokenize;
 pub use evidence::ToolHint;
 
 use crate::trace::{Run, ToolCall, split_wire_name};
-use evidence::{BackingIndex, CallEvidence, NameFacts, Performed, Pieces};
-use fasthash::{FastHasher, HashMap, HashSet};
+use backing::{Query, Trace, backing_calls};
+use evidence::{Arena, CallEvidence, NameFacts, Pieces};
+use fasthash::{HashMap, HashSet};
 use grammar::{RawClaim, WordInfo};
 use lexicon::{
     is_into_verb, is_money_verb, is_numeral, is_stopword, normalize, verb_class, verb_form,
@@ -464,7 +466,12 @@ pub fn tool_name_tokens(name: &str) -> Vec<String> {
 pub fn tool_is_mutating(call: &ToolCall, cfg: &NarrativeConfig) -> bool {
     let overrides = Overrides::new(cfg);
     let mut vocab = Vocab::default();
-    let facts = NameFacts::new(&call.name, &mut Pieces::default(), &mut vocab);
+    let facts = NameFacts::new(
+        &call.name,
+        &mut Pieces::default(),
+        &mut vocab,
+        &mut Arena::default(),
+    );
     overrides.mutating(call, None, facts.writes)
 }
 
@@ -577,10 +584,11 @@ pub fn check_narrative_with(
     let mut facts: Vec<NameFacts> = Vec::new();
     let mut call_name = Vec::with_capacity(calls.len());
     let mut call_pieces = Pieces::with_capacity(calls.len() * 2);
+    let mut arena = Arena::with_capacity(calls.len() * 16);
     for c in calls {
         let n = *name_ix.entry(c.name.as_str()).or_insert_with(|| {
-            let f = NameFacts::new(&c.name, &mut call_pieces, &mut vocab);
-            names.push(NameInfo::new(&f, &doc.in_text));
+            let f = NameFacts::new(&c.name, &mut call_pieces, &mut vocab, &mut arena);
+            names.push(NameInfo::new(&f, &arena, &doc.in_text));
             facts.push(f);
             names.len() - 1
         });
@@ -603,6 +611,7 @@ pub fn check_narrative_with(
                 !declared_readonly,
                 &mut call_pieces,
                 &mut vocab,
+                &mut arena,
             )
         })
         .collect();
@@ -615,103 +624,49 @@ pub fn check_narrative_with(
     // Claims, matched against the calls' evidence.
     let claims = doc.claims(&mut vocab);
     let update_class = vocab.class_ids("update");
-    let mut matched: Vec<Vec<usize>> = Vec::with_capacity(claims.len());
-    let index = BackingIndex::build(&evidence);
-    let mut kin = Kin::default();
-    let mut performers_of: HashMap<u32, usize> = HashMap::default();
-    let mut performed: Vec<Performed> = Vec::new();
-    // Indexed by word id: true when a call's name or argument keys hold the word.
-    let mut call_words = vec![false; vocab.words.len()];
-    for w in evidence.iter().flat_map(|e| e.words.iter()) {
-        call_words[*w as usize] = true;
-    }
-    let executors: Vec<usize> = (0..calls.len())
-        .filter(|&i| facts[call_name[i]].executor && evidence[i].can_back)
-        .collect();
     let mut classes: HashMap<u32, Vec<u32>> = HashMap::default();
-    for claim in &claims {
-        let base = vocab.word(claim.verb).to_string();
-        let mut class = match classes.get(&claim.verb) {
-            Some(c) => c.clone(),
-            None => {
-                let c = vocab.class_ids(&base);
-                classes.insert(claim.verb, c.clone());
-                c
+    let queries: Vec<Query> = claims
+        .iter()
+        .map(|claim| {
+            let base = vocab.word(claim.verb).to_string();
+            let mut class = classes
+                .entry(claim.verb)
+                .or_insert_with(|| vocab.class_ids(&base))
+                .clone();
+            if is_into_verb(&base) {
+                // Adding to or removing from something updates it ("added a bag" by
+                // `update_reservation_baggages`).
+                class.extend_from_slice(&update_class);
             }
-        };
-        if is_into_verb(&base) {
-            // Adding to or removing from something updates it ("added a bag" by
-            // `update_reservation_baggages`).
-            class.extend_from_slice(&update_class);
-        }
-        // A verb of money is checked on its verb alone; its object is an amount or a card.
-        let object: Vec<u32> = if is_money_verb(&base) {
-            Vec::new()
-        } else {
-            claim.object.clone()
-        };
-        let target = claim.target.clone();
-        let mut m: Vec<usize> = Vec::new();
-        if claim.vague {
-            m.extend_from_slice(&index.writes);
-        } else {
-            index.backing(&class, &object, &mut m);
-            if !target.is_empty() {
-                index.backing(&update_class, &target, &mut m);
-            }
-        }
-        if m.is_empty() && !claim.vague {
-            // Nothing in names and keys: read the argument values of the calls that could
-            // back it (those performing a verb of its class, and the generic executors, whose
-            // values carry actions), then allow derived words ("bag" / "baggage").
-            let mut performers = |class: &[u32], key: u32| -> usize {
-                if let Some(&p) = performers_of.get(&key) {
-                    return p;
-                }
-                let mut candidates: Vec<usize> = executors.clone();
-                index.backing(class, &[], &mut candidates);
-                candidates.sort_unstable();
-                candidates.dedup();
-                for &i in &candidates {
-                    let executor = facts[call_name[i]].executor;
-                    evidence[i].read_values(&calls[i], executor, &mut call_pieces, &mut vocab);
-                }
-                candidates.retain(|&i| evidence[i].performs(class));
-                performed.push(Performed::new(candidates, &evidence));
-                performers_of.insert(key, performed.len() - 1);
-                performed.len() - 1
-            };
-            let doers = performers(&class, claim.verb);
-            let updaters = (!target.is_empty()).then(|| performers(&update_class, u32::MAX));
-            // Derived words only for object words no call names exactly.
-            let unknown = object
-                .iter()
-                .chain(&target)
-                .any(|&o| !call_words.get(o as usize).copied().unwrap_or(false));
-            for round in 0..2 {
-                let (object, target) = if round == 0 {
-                    (object.clone(), target.clone())
-                } else if unknown {
-                    kin.sync(&vocab);
-                    (kin.extend(&vocab, &object), kin.extend(&vocab, &target))
+            Query {
+                class,
+                // A verb of money is checked on its verb alone; its object is an amount or a
+                // card.
+                object: if is_money_verb(&base) {
+                    Vec::new()
                 } else {
-                    break;
-                };
-                performed[doers].touching(&object, &mut m);
-                if let Some(u) = updaters {
-                    performed[u].touching(&target, &mut m);
-                }
-                if !m.is_empty() {
-                    break;
-                }
+                    claim.object.clone()
+                },
+                target: claim.target.clone(),
+                vague: claim.vague,
             }
-        }
-        m.sort_unstable();
-        m.dedup();
-        for &i in &m {
+        })
+        .collect();
+    let matched = backing_calls(
+        &queries,
+        &update_class,
+        Trace {
+            calls,
+            evidence: &mut evidence,
+            arena: &mut arena,
+            pieces: &mut call_pieces,
+            vocab: &mut vocab,
+        },
+    );
+    for m in &matched {
+        for &i in m {
             names[call_name[i]].claimed = true;
         }
-        matched.push(m);
     }
     let mut items = Vec::new();
     // claimed-but-absent
@@ -771,7 +726,7 @@ pub fn check_narrative_with(
     if !args.keys.is_empty() {
         use std::fmt::Write as _;
         let mut sentence_keys: HashMap<usize, Vec<(usize, u32)>> = HashMap::default();
-        let mut buf = String::new();
+        let keys = doc.key_spellings(&args);
         // Verdicts by (claim, key, statement), and the mismatches reported, keyed by their
         // lowercase text in one reused buffer.
         let mut key_text = String::new();
@@ -786,9 +741,9 @@ pub fn check_narrative_with(
                 let s = doc.lexed.sentences[occ.sentence];
                 let hits = sentence_keys
                     .entry(occ.sentence)
-                    .or_insert_with(|| doc.sentence_keys(occ.sentence, &args, &mut buf));
+                    .or_insert_with(|| doc.sentence_keys(occ.sentence, &keys));
                 for &(li, key) in hits.iter() {
-                    let Some(v) = doc.value_after(li, s.last, &args) else {
+                    let Some(v) = doc.value_after(li, s.last, &keys) else {
                         continue;
                     };
                     let vl = &doc.lexed.lexemes[v];
@@ -947,68 +902,6 @@ fn json_prose(text: &str) -> Option<String> {
 // ---------------------------------------------------------------------------------------------
 // Vocabulary: normalized tokens interned as small integers.
 
-/// The shortest word that takes part in prefix kinship ("bag" / "baggage").
-const MIN_KIN: usize = 3;
-
-/// Prefix kinship over the vocabulary, kept in step with it as it grows: the words one word
-/// begins, and the words that begin it.
-#[derive(Default)]
-struct Kin {
-    /// Word ids by a hash of their first [`MIN_KIN`] characters (a shared bucket is harmless:
-    /// every candidate is checked by prefix).
-    buckets: HashMap<u64, Vec<u32>>,
-    /// How many vocabulary words are bucketed.
-    upto: usize,
-}
-
-impl Kin {
-    /// Buckets the words added to `vocab` since the last call.
-    fn sync(&mut self, vocab: &Vocab) {
-        for id in self.upto..vocab.words.len() {
-            let word = vocab.words[id].as_str();
-            if let Some(key) = kin_key(word) {
-                self.buckets.entry(key).or_default().push(id as u32);
-            }
-        }
-        self.upto = vocab.words.len();
-    }
-
-    /// `ids` and their kin (both words at least [`MIN_KIN`] characters long), sorted.
-    fn extend(&self, vocab: &Vocab, ids: &[u32]) -> Vec<u32> {
-        let mut out = ids.to_vec();
-        for &id in ids {
-            let w = vocab.word(id);
-            let Some(key) = kin_key(w) else { continue };
-            // Longer words that begin with `w`.
-            if let Some(bucket) = self.buckets.get(&key) {
-                out.extend(
-                    bucket
-                        .iter()
-                        .filter(|&&k| k != id && vocab.word(k).starts_with(w)),
-                );
-            }
-            // Shorter words that `w` begins with.
-            for (b, _) in w.char_indices().skip(MIN_KIN) {
-                if let Some(&k) = vocab.ids.get(&w[..b]) {
-                    out.push(k);
-                }
-            }
-        }
-        out.sort_unstable();
-        out.dedup();
-        out
-    }
-}
-
-/// A hash of the first [`MIN_KIN`] characters of a word, when it has that many.
-fn kin_key(word: &str) -> Option<u64> {
-    let mut ends = word.char_indices().map(|(b, c)| b + c.len_utf8());
-    let end = ends.nth(MIN_KIN - 1)?;
-    let mut h = FastHasher::default();
-    h.write(&word.as_bytes()[..end]);
-    Some(h.finish())
-}
-
 /// An empty map with room for `n` entries.
 fn with_capacity<K, V>(n: usize) -> HashMap<K, V> {
     HashMap::with_capacity_and_hasher(n, Default::default())
@@ -1143,16 +1036,31 @@ impl<'a> Vocab<'a> {
 struct Doc<'t> {
     text: &'t str,
     lexed: Lexed,
-    /// The normalized word ids of the pieces of each distinct word and quoted span.
+    /// The normalized word ids of the pieces of each spelling, spelling after spelling.
     toks: Vec<u32>,
-    /// Per lexeme: its range in `toks`.
-    lex_toks: Vec<(u32, u32)>,
+    /// The distinct texts of the word and quoted lexemes.
+    spellings: Vec<Spelling<'t>>,
+    /// Per lexeme: the index of its spelling (`NO_SPELLING` for a separator or a break).
+    spelling_of: Vec<u32>,
     /// Per lexeme: what the grammar knows of it.
     info: Vec<WordInfo>,
     /// Per sentence: true when it claims nothing (a question, a table row).
     no_claims: Vec<bool>,
     /// Indexed by token id: true when the token occurs in the text.
     in_text: Vec<bool>,
+}
+
+/// The spelling index of a lexeme that has none.
+const NO_SPELLING: u32 = u32::MAX;
+
+/// One distinct text of the narrative's words and quoted spans: facts computed once however
+/// often it occurs.
+struct Spelling<'t> {
+    text: &'t str,
+    /// Its range in `Doc::toks`.
+    toks: (u32, u32),
+    /// What the grammar knows of it as a word (computed when it first occurs as one).
+    info: Option<WordInfo>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -1189,24 +1097,25 @@ impl Claim {
 impl<'t> Doc<'t> {
     fn new(text: &'t str, vocab: &mut Vocab<'t>) -> Self {
         let lexed = lex(text);
-        let mut toks: Vec<u32> = Vec::with_capacity(lexed.lexemes.len() / 4 + 8);
-        let mut lex_toks = Vec::with_capacity(lexed.lexemes.len());
+        let distinct = lexed.lexemes.len() / 4 + 16;
+        let mut toks: Vec<u32> = Vec::with_capacity(distinct * 2);
+        let mut spellings: Vec<Spelling<'t>> = Vec::with_capacity(distinct);
+        let mut spelling_of = Vec::with_capacity(lexed.lexemes.len());
         let mut info = Vec::with_capacity(lexed.lexemes.len());
         let mut spans = Vec::new();
         let mut lower = String::new();
-        // Word facts depend only on the raw text: each distinct lexeme is read once (its pieces'
-        // ids stored once in `toks`), and each distinct piece normalized once.
-        let distinct = lexed.lexemes.len() / 4 + 16;
+        // Word facts depend only on the raw text: each spelling is read once (its pieces' ids
+        // stored once in `toks`), and each distinct piece normalized once.
         let mut seen: HashMap<&'t str, u32> = with_capacity(distinct);
-        let mut lexemes: HashMap<&'t str, (u32, u32, Option<WordInfo>)> = with_capacity(distinct);
+        let mut by_text: HashMap<&'t str, u32> = with_capacity(distinct);
         for l in &lexed.lexemes {
             if !matches!(l.kind, Kind::Word | Kind::Quoted) {
-                lex_toks.push((0, 0));
+                spelling_of.push(NO_SPELLING);
                 info.push(WordInfo::default());
                 continue;
             }
             let s = &text[l.start..l.end];
-            let entry = lexemes.entry(s).or_insert_with(|| {
+            let sp = *by_text.entry(s).or_insert_with(|| {
                 let first = toks.len() as u32;
                 spans.clear();
                 name_pieces(s, &mut spans);
@@ -1217,21 +1126,26 @@ impl<'t> Doc<'t> {
                         .or_insert_with(|| vocab.raw_piece(raw, &mut lower).0);
                     toks.push(id);
                 }
-                (first, toks.len() as u32, None)
+                spellings.push(Spelling {
+                    text: s,
+                    toks: (first, toks.len() as u32),
+                    info: None,
+                });
+                spellings.len() as u32 - 1
             });
-            let (first, last) = (entry.0, entry.1);
+            spelling_of.push(sp);
             let wi = if l.kind == Kind::Word {
-                *entry.2.get_or_insert_with(|| {
+                let spelling = &mut spellings[sp as usize];
+                let one_piece = spelling.toks.1 - spelling.toks.0 == 1;
+                *spelling.info.get_or_insert_with(|| {
                     lowercase_into(s, &mut lower);
                     let norm = normalize(&lower);
                     let stop = is_stopword(&lower) || is_stopword(&norm);
-                    let one_piece = last - first == 1;
                     WordInfo::new(s, &lower, &norm, one_piece, stop, verb_form(&lower))
                 })
             } else {
                 WordInfo::default()
             };
-            lex_toks.push((first, last));
             info.push(wi);
         }
         // Questions claim nothing, nor do table rows (cells describe data).
@@ -1252,7 +1166,8 @@ impl<'t> Doc<'t> {
             text,
             lexed,
             toks,
-            lex_toks,
+            spellings,
+            spelling_of,
             info,
             no_claims,
             in_text,
@@ -1260,8 +1175,14 @@ impl<'t> Doc<'t> {
     }
 
     fn lex_tokens(&self, li: usize) -> &[u32] {
-        let (a, b) = self.lex_toks[li];
-        &self.toks[a as usize..b as usize]
+        match self
+            .spelling_of
+            .get(li)
+            .and_then(|&s| self.spellings.get(s as usize))
+        {
+            Some(sp) => &self.toks[sp.toks.0 as usize..sp.toks.1 as usize],
+            None => &[],
+        }
     }
 
     /// The word ids of a phrase's lexemes.
@@ -1308,40 +1229,59 @@ impl<'t> Doc<'t> {
         out
     }
 
-    /// The lexemes of sentence `s` whose lowercase text is an argument key of some call, with
-    /// that key's id.
-    fn sentence_keys(&self, s: usize, args: &ArgIndex<'_>, buf: &mut String) -> Vec<(usize, u32)> {
-        let Some(sent) = self.lexed.sentences.get(s) else {
-            return Vec::new();
-        };
-        (sent.first..sent.last)
-            .filter_map(|li| {
-                let l = &self.lexed.lexemes[li];
-                if l.kind != Kind::Word {
-                    return None;
-                }
-                lowercase_into(&self.text[l.start..l.end], buf);
-                args.key_id(buf).map(|k| (li, k))
+    /// What each spelling is to the argument statements of the text: the argument key its
+    /// lowercase text is, and whether it is filler between a key and its value (a stopword
+    /// other than a numeral: `to`, `the`, `is`).
+    fn key_spellings(&self, args: &ArgIndex<'_>) -> Vec<(Option<u32>, bool)> {
+        let mut lower = String::new();
+        self.spellings
+            .iter()
+            .map(|sp| {
+                lowercase_into(sp.text, &mut lower);
+                let filler = is_stopword(&lower) && !is_numeral(&lower);
+                (args.key_id(&lower), filler)
             })
             .collect()
     }
 
-    /// The value lexeme after key lexeme `li`: skips `:`/`=` and stopwords other than numerals
-    /// (`to`, `the`, `is`); stops at a clause break, the sentence end, or another argument key.
-    fn value_after(&self, li: usize, sentence_end: usize, args: &ArgIndex<'_>) -> Option<usize> {
-        let mut lower = String::new();
+    /// The spelling facts of word lexeme `li` (from [`key_spellings`](Self::key_spellings)).
+    fn key_facts(&self, li: usize, keys: &[(Option<u32>, bool)]) -> Option<(Option<u32>, bool)> {
+        if self.lexed.lexemes.get(li)?.kind != Kind::Word {
+            return None;
+        }
+        keys.get(*self.spelling_of.get(li)? as usize).copied()
+    }
+
+    /// The word lexemes of sentence `s` that are an argument key of some call, with that key's
+    /// id.
+    fn sentence_keys(&self, s: usize, keys: &[(Option<u32>, bool)]) -> Vec<(usize, u32)> {
+        let Some(sent) = self.lexed.sentences.get(s) else {
+            return Vec::new();
+        };
+        (sent.first..sent.last)
+            .filter_map(|li| Some((li, self.key_facts(li, keys)?.0?)))
+            .collect()
+    }
+
+    /// The value lexeme after key lexeme `li`: skips `:`/`=` and filler; stops at a clause
+    /// break, the sentence end, or another argument key.
+    fn value_after(
+        &self,
+        li: usize,
+        sentence_end: usize,
+        keys: &[(Option<u32>, bool)],
+    ) -> Option<usize> {
         for lj in li + 1..sentence_end {
-            let l = &self.lexed.lexemes[lj];
-            match l.kind {
+            match self.lexed.lexemes[lj].kind {
                 Kind::Clause => return None,
                 Kind::Sep => continue,
                 Kind::Quoted => return Some(lj),
                 Kind::Word => {
-                    lowercase_into(&self.text[l.start..l.end], &mut lower);
-                    if args.key_id(&lower).is_some() {
+                    let (key, filler) = self.key_facts(lj, keys)?;
+                    if key.is_some() {
                         return None;
                     }
-                    if is_stopword(&lower) && !is_numeral(&lower) {
+                    if filler {
                         continue;
                     }
                     // A verb form states no value ("Documentation Branch Created").
@@ -1388,11 +1328,11 @@ struct NameInfo {
 impl NameInfo {
     /// A name is mentioned when every piece of 3 or more characters (every piece, when none is
     /// that long) occurs in the text.
-    fn new(facts: &NameFacts, in_text: &[bool]) -> Self {
-        let must = if facts.salient().is_empty() {
-            &facts.ids
+    fn new(facts: &NameFacts, arena: &Arena, in_text: &[bool]) -> Self {
+        let must = if facts.salient(arena).is_empty() {
+            facts.ids(arena)
         } else {
-            facts.salient()
+            facts.salient(arena)
         };
         let seen = |id: &u32| in_text.get(*id as usize).copied().unwrap_or(false);
         NameInfo {

@@ -68,23 +68,6 @@ impl ToolHint {
     }
 }
 
-/// Per call: what it did and what it touched.
-pub(super) struct CallEvidence {
-    /// Verb ids the call performed.
-    pub actions: Vec<u32>,
-    /// Word ids of its name and argument keys (and values, once read), sorted.
-    pub words: Vec<u32>,
-    /// True when the call changes state (overrides, then annotations, then its name).
-    pub mutating: bool,
-    /// False when the call is declared read-only (it backs no claim).
-    pub can_back: bool,
-    /// True when its argument values may carry actions (an executor) or things (a write).
-    values_count: bool,
-    values_read: bool,
-    /// True when any object matches (a tool named in another language).
-    any_object: bool,
-}
-
 /// What one raw piece of a name, key or value says, computed once per distinct piece.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct PieceFacts {
@@ -256,13 +239,15 @@ fn name_actions(pieces: &[PieceFacts]) -> (Vec<u32>, bool) {
     (out, foreign)
 }
 
-/// Facts shared by every call of one tool name.
+/// Facts shared by every call of one tool name. Its word and action ids live in the shared
+/// [`Arena`].
 pub(super) struct NameFacts {
-    /// The ids of the name's pieces: those of 3 or more characters first.
-    pub ids: Vec<u32>,
+    /// Range in `Arena::ids`: the ids of the name's pieces, those of 3 or more characters first.
+    ids: (u32, u32),
     /// How many of `ids` come from pieces of 3 or more characters.
-    salient: usize,
-    pub actions: Vec<u32>,
+    salient: u32,
+    /// Range in `Arena::ids`: the verbs the name performs.
+    actions: (u32, u32),
     pub executor: bool,
     /// True when the name's verb is of another language (`crear_solicitud`): its other words
     /// cannot be compared with an English narrative, so any object matches.
@@ -272,33 +257,89 @@ pub(super) struct NameFacts {
     pub writes: bool,
 }
 
+/// Word and action ids of every name and call, in one buffer (ranges name their parts), so
+/// a trace of many calls costs no allocation per call.
+#[derive(Default)]
+pub(super) struct Arena {
+    ids: Vec<u32>,
+}
+
+impl Arena {
+    pub(super) fn with_capacity(n: usize) -> Self {
+        Arena {
+            ids: Vec::with_capacity(n),
+        }
+    }
+
+    fn get(&self, (a, b): (u32, u32)) -> &[u32] {
+        &self.ids[a as usize..b as usize]
+    }
+
+    fn push_range(&mut self, ids: impl IntoIterator<Item = u32>) -> (u32, u32) {
+        let first = self.ids.len() as u32;
+        self.ids.extend(ids);
+        (first, self.ids.len() as u32)
+    }
+}
+
 impl NameFacts {
-    pub(super) fn new<'a>(name: &'a str, pieces: &mut Pieces<'a>, vocab: &mut Vocab<'a>) -> Self {
+    pub(super) fn new<'a>(
+        name: &'a str,
+        pieces: &mut Pieces<'a>,
+        vocab: &mut Vocab<'a>,
+        arena: &mut Arena,
+    ) -> Self {
         let mut ps = std::mem::take(&mut pieces.scratch);
         ps.clear();
         pieces.split(name, vocab, &mut ps);
         let (actions, foreign) = name_actions(&ps);
         let executor = ps.iter().any(|p| p.executor);
         let base22 = ps.iter().any(|p| p.base22);
-        let mut ids = Vec::with_capacity(ps.len());
-        ids.extend(ps.iter().filter(|p| p.long).map(|p| p.id));
-        let salient = ids.len();
-        ids.extend(ps.iter().filter(|p| !p.long).map(|p| p.id));
+        let long = arena.push_range(ps.iter().filter(|p| p.long).map(|p| p.id));
+        let all = arena.push_range(ps.iter().filter(|p| !p.long).map(|p| p.id));
+        let writes = base22 || !actions.is_empty() || executor;
+        let actions = arena.push_range(actions);
         pieces.scratch = ps;
         NameFacts {
-            ids,
-            salient,
-            writes: base22 || !actions.is_empty() || executor,
+            ids: (long.0, all.1),
+            salient: long.1 - long.0,
             actions,
             executor,
             foreign,
+            writes,
         }
     }
 
-    /// The ids of the name's pieces of 3 or more characters.
-    pub(super) fn salient(&self) -> &[u32] {
-        &self.ids[..self.salient]
+    /// The ids of the name's pieces.
+    pub(super) fn ids<'r>(&self, arena: &'r Arena) -> &'r [u32] {
+        arena.get(self.ids)
     }
+
+    /// The ids of the name's pieces of 3 or more characters.
+    pub(super) fn salient<'r>(&self, arena: &'r Arena) -> &'r [u32] {
+        &self.ids(arena)[..self.salient as usize]
+    }
+}
+
+/// Per call: what it did and what it touched (ranges in the [`Arena`]).
+#[derive(Clone, Copy)]
+pub(super) struct CallEvidence {
+    /// Verb ids the call performed, by its name and (for a write) its argument keys.
+    actions: (u32, u32),
+    /// Verb ids among an executor's argument values (set when they are read).
+    value_actions: (u32, u32),
+    /// Word ids of its name and top-level argument keys (unsorted; may repeat).
+    words: (u32, u32),
+    /// True when the call changes state (overrides, then annotations, then its name).
+    pub mutating: bool,
+    /// False when the call is declared read-only (it backs no claim).
+    pub can_back: bool,
+    /// True when its name makes it a generic executor (its values carry actions).
+    pub executor: bool,
+    /// True when its argument values may carry actions (an executor) or things (a write).
+    values_count: bool,
+    /// True when any object matches (a tool named in another language).
+    pub any_object: bool,
 }
 
 impl CallEvidence {
@@ -310,54 +351,96 @@ impl CallEvidence {
         can_back: bool,
         pieces: &mut Pieces<'a>,
         vocab: &mut Vocab<'a>,
+        arena: &mut Arena,
     ) -> Self {
-        let keys = match &call.args {
-            Some(Value::Object(m)) => m.len(),
-            _ => 0,
-        };
-        let mut words = Vec::with_capacity(facts.ids.len() + 2 * keys);
-        words.extend_from_slice(&facts.ids);
-        let mut actions = facts.actions.clone();
+        let first = arena.ids.len();
+        arena
+            .ids
+            .extend_from_within(facts.ids.0 as usize..facts.ids.1 as usize);
+        let words_end;
         if let Some(Value::Object(m)) = &call.args {
             for k in m.keys() {
                 let (a, b) = pieces.key(k, vocab);
-                for p in &pieces.key_facts[a as usize..b as usize] {
-                    words.push(p.id);
-                    // A write's argument keys can name what it did (`payment_id`: it paid).
-                    if mutating && !p.foreign {
-                        actions.extend(p.action_noun.or(p.verb));
+                arena.ids.extend(
+                    pieces.key_facts[a as usize..b as usize]
+                        .iter()
+                        .map(|p| p.id),
+                );
+            }
+            words_end = arena.ids.len();
+            arena
+                .ids
+                .extend_from_within(facts.actions.0 as usize..facts.actions.1 as usize);
+            // A write's argument keys can name what it did (`payment_id`: it paid).
+            if mutating {
+                for k in m.keys() {
+                    let (a, b) = pieces.key(k, vocab);
+                    for p in &pieces.key_facts[a as usize..b as usize] {
+                        if !p.foreign {
+                            arena.ids.extend(p.action_noun.or(p.verb));
+                        }
                     }
                 }
             }
+        } else {
+            words_end = arena.ids.len();
+            arena
+                .ids
+                .extend_from_within(facts.actions.0 as usize..facts.actions.1 as usize);
         }
-        words.sort_unstable();
-        words.dedup();
-        actions.sort_unstable();
-        actions.dedup();
         CallEvidence {
-            actions,
-            words,
+            words: (first as u32, words_end as u32),
+            actions: (words_end as u32, arena.ids.len() as u32),
+            value_actions: (0, 0),
             mutating,
             can_back,
+            executor: facts.executor,
             values_count: can_back && (mutating || facts.executor),
-            values_read: false,
             any_object: facts.foreign,
         }
     }
 
-    /// Adds the words of the argument values (and nested keys), and for an executor the
-    /// state-changing verbs among them as actions. Done once, on demand.
+    /// Word ids of the call's name and top-level argument keys.
+    pub(super) fn words<'r>(&self, arena: &'r Arena) -> &'r [u32] {
+        arena.get(self.words)
+    }
+
+    /// True when the call can back claims and its name or keys performed one of `class`.
+    pub(super) fn performs_by_name(&self, arena: &Arena, class: &[u32]) -> bool {
+        self.can_back && arena.get(self.actions).iter().any(|a| class.contains(a))
+    }
+
+    /// True when the call can back claims and performed one of `class` (an executor's argument
+    /// values included, once read).
+    pub(super) fn performs(&self, arena: &Arena, class: &[u32]) -> bool {
+        self.performs_by_name(arena, class)
+            || (self.can_back
+                && arena
+                    .get(self.value_actions)
+                    .iter()
+                    .any(|a| class.contains(a)))
+    }
+
+    /// The verbs the call performed by its name and keys.
+    pub(super) fn actions<'r>(&self, arena: &'r Arena) -> &'r [u32] {
+        arena.get(self.actions)
+    }
+
+    /// Reads the words of the argument values (and nested keys), passing each to `word`; for
+    /// an executor, records the state-changing verbs among them as actions. Done once per
+    /// call, when a claim needs it.
     pub(super) fn read_values<'a>(
         &mut self,
         call: &'a ToolCall,
-        executor: bool,
         pieces: &mut Pieces<'a>,
         vocab: &mut Vocab<'a>,
+        arena: &mut Arena,
+        mut word: impl FnMut(u32, &Vocab<'a>),
     ) {
-        if self.values_read || !self.values_count {
+        if !self.values_count {
             return;
         }
-        self.values_read = true;
+        self.values_count = false;
         let Some(args) = &call.args else { return };
         let mut budget = VALUE_TEXT_LIMIT;
         let mut ps = std::mem::take(&mut pieces.scratch);
@@ -392,66 +475,14 @@ impl CallEvidence {
             }
         }
         for p in &ps {
-            self.words.push(p.id);
-            if executor && !p.foreign {
-                self.actions.extend(p.verb);
-            }
+            word(p.id, vocab);
         }
-        self.words.sort_unstable();
-        self.words.dedup();
-        self.actions.sort_unstable();
-        self.actions.dedup();
+        if self.executor {
+            self.value_actions =
+                arena.push_range(ps.iter().filter(|p| !p.foreign).filter_map(|p| p.verb));
+        }
         pieces.scratch = ps;
         pieces.values = stack;
-    }
-}
-
-impl CallEvidence {
-    /// True when the call can back claims and performed one of `class`.
-    pub(super) fn performs(&self, class: &[u32]) -> bool {
-        self.can_back && self.actions.iter().any(|a| class.contains(a))
-    }
-}
-
-/// The calls that performed a verb of one class (argument values read), indexed by the words
-/// they touched.
-pub(super) struct Performed {
-    calls: Vec<usize>,
-    /// (word, call), sorted.
-    by_word: Vec<(u32, u32)>,
-    /// Calls that match any object (a tool named in another language).
-    any_object: Vec<usize>,
-}
-
-impl Performed {
-    pub(super) fn new(calls: Vec<usize>, evidence: &[CallEvidence]) -> Self {
-        let mut by_word = Vec::new();
-        let mut any_object = Vec::new();
-        for &i in &calls {
-            let e = &evidence[i];
-            if e.any_object {
-                any_object.push(i);
-            }
-            by_word.extend(e.words.iter().map(|&w| (w, i as u32)));
-        }
-        by_word.sort_unstable();
-        Performed {
-            calls,
-            by_word,
-            any_object,
-        }
-    }
-
-    /// Appends the calls that touched one of `object` (every call, when it is empty).
-    pub(super) fn touching(&self, object: &[u32], out: &mut Vec<usize>) {
-        if object.is_empty() {
-            out.extend_from_slice(&self.calls);
-            return;
-        }
-        out.extend_from_slice(&self.any_object);
-        for &o in object {
-            out.extend(range(&self.by_word, o));
-        }
     }
 }
 
@@ -465,72 +496,4 @@ fn clip(s: &str, max: usize) -> &str {
         end -= 1;
     }
     &s[..end]
-}
-
-/// The calls that can back claims, indexed by what they did and touched, so a claim looks up
-/// its candidates instead of scanning every call.
-#[derive(Default)]
-pub(super) struct BackingIndex {
-    /// (action, call), sorted.
-    by_action: Vec<(u32, u32)>,
-    /// ((action, word), call), sorted.
-    by_pair: Vec<(u64, u32)>,
-    /// (action, call) of calls that match any object (a tool named in another language).
-    any_object: Vec<(u32, u32)>,
-    /// Calls that change state.
-    pub writes: Vec<usize>,
-}
-
-fn pair(action: u32, word: u32) -> u64 {
-    (u64::from(action) << 32) | u64::from(word)
-}
-
-/// The calls stored under `key` in a sorted (key, call) list.
-fn range<K: Ord + Copy>(list: &[(K, u32)], key: K) -> impl Iterator<Item = usize> + '_ {
-    let start = list.partition_point(|(k, _)| *k < key);
-    list[start..]
-        .iter()
-        .take_while(move |(k, _)| *k == key)
-        .map(|(_, c)| *c as usize)
-}
-
-impl BackingIndex {
-    pub(super) fn build(evidence: &[CallEvidence]) -> Self {
-        let mut ix = BackingIndex::default();
-        for (i, e) in evidence.iter().enumerate() {
-            if !e.can_back {
-                continue;
-            }
-            let c = i as u32;
-            if e.mutating {
-                ix.writes.push(i);
-            }
-            for &a in &e.actions {
-                ix.by_action.push((a, c));
-                if e.any_object {
-                    ix.any_object.push((a, c));
-                }
-                ix.by_pair.extend(e.words.iter().map(|&w| (pair(a, w), c)));
-            }
-        }
-        ix.by_action.sort_unstable();
-        ix.any_object.sort_unstable();
-        ix.by_pair.sort_unstable();
-        ix
-    }
-
-    /// Appends the calls that performed one of `class` on one of `object` (any object when
-    /// empty).
-    pub(super) fn backing(&self, class: &[u32], object: &[u32], out: &mut Vec<usize>) {
-        for &a in class {
-            if object.is_empty() {
-                out.extend(range(&self.by_action, a));
-                continue;
-            }
-            out.extend(range(&self.any_object, a));
-            for &o in object {
-                out.extend(range(&self.by_pair, pair(a, o)));
-            }
-        }
-    }
 }

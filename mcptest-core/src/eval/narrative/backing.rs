@@ -1,0 +1,432 @@
+//! Which recorded calls back each claim.
+//!
+//! A claim is backed, first, by a call whose name or argument keys perform a verb of the
+//! claim's class and hold a word of its object. Failing that, the argument values of the calls
+//! that performed the class are read (for a generic executor, its values may also name the
+//! action), and a value word counts; failing that too, when the object holds a word no name or
+//! key holds, a word sharing a prefix with an object word counts ("bag" / "baggage").
+//!
+//! Both rounds look words up in lists keyed by word id, built by counting sort and holding only
+//! the words claims ask about, so a long trace costs one pass over its calls and no sorting.
+
+use super::Vocab;
+use super::evidence::{Arena, CallEvidence, Pieces};
+use super::fasthash::{FastHasher, HashMap};
+use crate::trace::ToolCall;
+use std::hash::Hasher;
+
+/// The shortest word that takes part in prefix kinship ("bag" / "baggage").
+const MIN_KIN: usize = 3;
+
+/// What one claim asks of the calls.
+pub(super) struct Query {
+    /// The verbs that perform the claimed action.
+    pub class: Vec<u32>,
+    /// The object's word ids (any object when empty).
+    pub object: Vec<u32>,
+    /// The target's word ids, for a verb that adds or removes ("to the reservation").
+    pub target: Vec<u32>,
+    /// Backed by any state-changing call ("processed your request").
+    pub vague: bool,
+}
+
+/// Lists of `u32` keyed by small integers (word ids), stored contiguously.
+struct Lists {
+    offsets: Vec<u32>,
+    values: Vec<u32>,
+}
+
+impl Lists {
+    /// Groups `(key, value)` pairs by key (keys below `keys`), keeping their order.
+    fn build(keys: usize, pairs: &[(u32, u32)]) -> Self {
+        let mut offsets = vec![0u32; keys + 1];
+        for &(k, _) in pairs {
+            offsets[k as usize + 1] += 1;
+        }
+        for i in 0..keys {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut next = offsets.clone();
+        let mut values = vec![0; pairs.len()];
+        for &(k, v) in pairs {
+            let slot = &mut next[k as usize];
+            values[*slot as usize] = v;
+            *slot += 1;
+        }
+        Lists { offsets, values }
+    }
+
+    fn get(&self, key: u32) -> &[u32] {
+        let k = key as usize;
+        match (self.offsets.get(k), self.offsets.get(k + 1)) {
+            (Some(&a), Some(&b)) => &self.values[a as usize..b as usize],
+            _ => &[],
+        }
+    }
+}
+
+/// The calls and their evidence, and what reading them needs.
+pub(super) struct Trace<'x, 'a> {
+    pub calls: &'a [ToolCall],
+    pub evidence: &'x mut [CallEvidence],
+    pub arena: &'x mut Arena,
+    pub pieces: &'x mut Pieces<'a>,
+    pub vocab: &'x mut Vocab<'a>,
+}
+
+/// The calls that back each query (sorted, no repeats; empty when none does).
+pub(super) fn backing_calls(
+    queries: &[Query],
+    update_class: &[u32],
+    t: Trace<'_, '_>,
+) -> Vec<Vec<usize>> {
+    let Trace {
+        calls,
+        evidence,
+        arena,
+        pieces,
+        vocab,
+    } = t;
+    let n_words = vocab.words.len();
+    let mut wanted = vec![false; n_words];
+    for q in queries.iter().filter(|q| !q.vague) {
+        for &w in q.object.iter().chain(&q.target) {
+            wanted[w as usize] = true;
+        }
+    }
+
+    // Round 1: names and keys.
+    let mut named = vec![false; n_words];
+    let mut word_calls = Vec::new();
+    let mut action_calls = Vec::new();
+    let mut writes = Vec::new();
+    let mut any_object = Vec::new();
+    for (i, e) in evidence.iter().enumerate() {
+        let c = i as u32;
+        for &w in e.words(arena) {
+            named[w as usize] = true;
+            if e.can_back && wanted[w as usize] {
+                word_calls.push((w, c));
+            }
+        }
+        if !e.can_back {
+            continue;
+        }
+        if e.mutating {
+            writes.push(i);
+        }
+        if e.any_object {
+            any_object.push(c);
+        }
+        action_calls.extend(e.actions(arena).iter().map(|&a| (a, c)));
+    }
+    let by_word = Lists::build(n_words, &word_calls);
+    let by_action = Lists::build(n_words, &action_calls);
+    let by_name = |class: &[u32], object: &[u32], out: &mut Vec<usize>| {
+        let performs = |c: u32| evidence[c as usize].performs_by_name(arena, class);
+        if object.is_empty() {
+            for &a in class {
+                out.extend(by_action.get(a).iter().map(|&c| c as usize));
+            }
+            return;
+        }
+        out.extend(
+            any_object
+                .iter()
+                .filter(|&&c| performs(c))
+                .map(|&c| c as usize),
+        );
+        for &o in object {
+            out.extend(
+                by_word
+                    .get(o)
+                    .iter()
+                    .filter(|&&c| performs(c))
+                    .map(|&c| c as usize),
+            );
+        }
+    };
+    let mut matched: Vec<Vec<usize>> = Vec::with_capacity(queries.len());
+    let mut failed = Vec::new();
+    for (qi, q) in queries.iter().enumerate() {
+        let mut m = Vec::new();
+        if q.vague {
+            m.extend_from_slice(&writes);
+        } else {
+            by_name(&q.class, &q.object, &mut m);
+            if !q.target.is_empty() {
+                by_name(update_class, &q.target, &mut m);
+            }
+            if m.is_empty() {
+                failed.push(qi);
+            }
+        }
+        matched.push(m);
+    }
+    if !failed.is_empty() {
+        let deep = Deep::build(
+            queries,
+            &failed,
+            update_class,
+            &named,
+            calls,
+            evidence,
+            arena,
+            pieces,
+            vocab,
+        );
+        for &qi in &failed {
+            let q = &queries[qi];
+            // Prefix kin only for object words no call names exactly.
+            let unknown = q
+                .object
+                .iter()
+                .chain(&q.target)
+                .any(|&o| !named[o as usize]);
+            let m = &mut matched[qi];
+            for kin in [false, true] {
+                if kin && !unknown {
+                    break;
+                }
+                deep.touching(&q.class, &q.object, kin, evidence, arena, m);
+                if !q.target.is_empty() {
+                    deep.touching(update_class, &q.target, kin, evidence, arena, m);
+                }
+                if !m.is_empty() {
+                    break;
+                }
+            }
+        }
+    }
+    for m in &mut matched {
+        m.sort_unstable();
+        m.dedup();
+    }
+    matched
+}
+
+/// The calls that performed a class some unbacked claim asks for, their argument values read,
+/// indexed by the claim words they hold exactly or by prefix kin.
+struct Deep {
+    /// The calls read.
+    calls: Vec<u32>,
+    /// Of those, the ones that match any object.
+    any_object: Vec<u32>,
+    /// Claim word -> `call << 1 | kin`.
+    by_word: Lists,
+}
+
+impl Deep {
+    #[allow(clippy::too_many_arguments)]
+    fn build<'a>(
+        queries: &[Query],
+        failed: &[usize],
+        update_class: &[u32],
+        named: &[bool],
+        calls: &'a [ToolCall],
+        evidence: &mut [CallEvidence],
+        arena: &mut Arena,
+        pieces: &mut Pieces<'a>,
+        vocab: &mut Vocab<'a>,
+    ) -> Self {
+        // The words and verbs the unbacked claims ask about.
+        let mut wanted = vec![false; vocab.words.len()];
+        let mut classes: Vec<u32> = Vec::new();
+        let mut kin_wanted = false;
+        for &qi in failed {
+            let q = &queries[qi];
+            classes.extend_from_slice(&q.class);
+            if !q.target.is_empty() {
+                classes.extend_from_slice(update_class);
+            }
+            for &w in q.object.iter().chain(&q.target) {
+                wanted[w as usize] = true;
+                kin_wanted |= !named[w as usize];
+            }
+        }
+        classes.sort_unstable();
+        classes.dedup();
+        let mut kin = KinWords::default();
+        if kin_wanted {
+            for (w, _) in wanted.iter().enumerate().filter(|(_, on)| **on) {
+                kin.add(w as u32, vocab.word(w as u32));
+            }
+        }
+        let mut relation = Relation {
+            wanted,
+            kin,
+            memo: Vec::new(),
+            out: Vec::new(),
+        };
+        let mut deep = Deep {
+            calls: Vec::new(),
+            any_object: Vec::new(),
+            by_word: Lists::build(0, &[]),
+        };
+        let mut pairs: Vec<(u32, u32)> = Vec::new();
+        for (i, call) in calls.iter().enumerate() {
+            let e = &mut evidence[i];
+            if !(e.can_back && (e.executor || e.performs_by_name(arena, &classes))) {
+                continue;
+            }
+            let c = i as u32;
+            let mut read = |w: u32, vocab: &Vocab<'_>| {
+                for &r in relation.of(w, vocab) {
+                    pairs.push((r >> 1, (c << 1) | (r & 1)));
+                }
+            };
+            for &w in e.words(arena) {
+                read(w, vocab);
+            }
+            e.read_values(call, pieces, vocab, arena, &mut read);
+            deep.calls.push(c);
+            if e.any_object {
+                deep.any_object.push(c);
+            }
+        }
+        deep.by_word = Lists::build(vocab.words.len(), &pairs);
+        deep
+    }
+
+    /// Appends the calls read that performed one of `class` and hold a word of `object`
+    /// (exactly, or also by prefix kin when `kin`); every such call when `object` is empty.
+    fn touching(
+        &self,
+        class: &[u32],
+        object: &[u32],
+        kin: bool,
+        evidence: &[CallEvidence],
+        arena: &Arena,
+        out: &mut Vec<usize>,
+    ) {
+        let performs = |c: u32| evidence[c as usize].performs(arena, class);
+        if object.is_empty() {
+            out.extend(
+                self.calls
+                    .iter()
+                    .filter(|&&c| performs(c))
+                    .map(|&c| c as usize),
+            );
+            return;
+        }
+        out.extend(
+            self.any_object
+                .iter()
+                .filter(|&&c| performs(c))
+                .map(|&c| c as usize),
+        );
+        for &o in object {
+            for &entry in self.by_word.get(o) {
+                let c = entry >> 1;
+                if (kin || entry & 1 == 0) && performs(c) {
+                    out.push(c as usize);
+                }
+            }
+        }
+    }
+}
+
+/// The claim words a call's word answers: itself when a claim asks for it, and the claim words
+/// it shares a prefix with (`r << 1 | 1`). Computed once per word.
+struct Relation {
+    wanted: Vec<bool>,
+    kin: KinWords,
+    /// Per word id: its range in `out` (`u32::MAX` when not computed yet).
+    memo: Vec<(u32, u32)>,
+    out: Vec<u32>,
+}
+
+impl Relation {
+    fn of(&mut self, w: u32, vocab: &Vocab<'_>) -> &[u32] {
+        let i = w as usize;
+        if self.memo.len() <= i {
+            self.memo
+                .resize(vocab.words.len().max(i + 1), (u32::MAX, 0));
+        }
+        if self.memo[i].0 == u32::MAX {
+            let first = self.out.len() as u32;
+            if self.wanted.get(i).copied().unwrap_or(false) {
+                self.out.push(w << 1);
+            }
+            self.kin.related(w, vocab.word(w), &mut self.out);
+            self.memo[i] = (first, self.out.len() as u32);
+        }
+        let (a, b) = self.memo[i];
+        &self.out[a as usize..b as usize]
+    }
+}
+
+/// Claim words by their first [`MIN_KIN`] characters, for prefix kinship.
+#[derive(Default)]
+struct KinWords {
+    /// Claim word ids by a hash of their first characters (a shared bucket is harmless:
+    /// every candidate is checked by prefix).
+    buckets: HashMap<u64, Vec<(u32, Box<str>)>>,
+}
+
+impl KinWords {
+    fn add(&mut self, id: u32, word: &str) {
+        if let Some(key) = kin_key(word) {
+            self.buckets.entry(key).or_default().push((id, word.into()));
+        }
+    }
+
+    /// Appends `o << 1 | 1` for each claim word `o` other than `word` that begins it or that
+    /// it begins (both at least [`MIN_KIN`] characters long).
+    fn related(&self, id: u32, word: &str, out: &mut Vec<u32>) {
+        if self.buckets.is_empty() {
+            return;
+        }
+        let Some(bucket) = kin_key(word).and_then(|k| self.buckets.get(&k)) else {
+            return;
+        };
+        for (o, text) in bucket {
+            if *o != id && (word.starts_with(&**text) || text.starts_with(word)) {
+                out.push((o << 1) | 1);
+            }
+        }
+    }
+}
+
+/// A hash of the first [`MIN_KIN`] characters of a word, when it has that many.
+fn kin_key(word: &str) -> Option<u64> {
+    let mut ends = word.char_indices().map(|(b, c)| b + c.len_utf8());
+    let end = ends.nth(MIN_KIN - 1)?;
+    let mut h = FastHasher::default();
+    h.write(&word.as_bytes()[..end]);
+    Some(h.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_group_by_key_in_order() {
+        let l = Lists::build(4, &[(2, 10), (0, 11), (2, 12), (3, 13)]);
+        assert_eq!(l.get(0), &[11]);
+        assert_eq!(l.get(1), &[] as &[u32]);
+        assert_eq!(l.get(2), &[10, 12]);
+        assert_eq!(l.get(3), &[13]);
+        // A key beyond the table holds nothing.
+        assert_eq!(l.get(9), &[] as &[u32]);
+    }
+
+    #[test]
+    fn kin_is_a_shared_prefix_of_three_characters() {
+        let mut k = KinWords::default();
+        k.add(1, "bag");
+        k.add(2, "baggage");
+        k.add(3, "ba");
+        let mut out = Vec::new();
+        k.related(7, "bagg", &mut out);
+        assert_eq!(out, vec![(1 << 1) | 1, (2 << 1) | 1]);
+        out.clear();
+        // A word is not its own kin, and two-character words take no part.
+        k.related(1, "bag", &mut out);
+        assert_eq!(out, vec![(2 << 1) | 1]);
+        out.clear();
+        k.related(8, "ba", &mut out);
+        assert!(out.is_empty());
+    }
+}
