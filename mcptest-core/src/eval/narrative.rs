@@ -207,9 +207,9 @@ pub use evidence::ToolHint;
 
 use crate::trace::{Run, ToolCall, split_wire_name};
 use backing::{Query, Trace, backing_calls};
-use evidence::{Arena, CallEvidence, NameFacts, Pieces};
-use fasthash::{HashMap, HashSet};
-use grammar::{RawClaim, WordInfo};
+use evidence::{Arena, Args, CallEvidence, NameFacts, Pieces};
+use fasthash::{HashMap, HashSet, Text, same_bytes};
+use grammar::{Infos, RawClaim, WordInfo};
 use lexicon::{
     is_into_verb, is_money_verb, is_numeral, is_stopword, normalize, verb_class, verb_form,
 };
@@ -579,14 +579,14 @@ pub fn check_narrative_with(
     let overrides = Overrides::new(cfg);
 
     // Distinct tool names: their facts and whether the text mentions them.
-    let mut name_ix: HashMap<&str, usize> = with_capacity(calls.len());
+    let mut name_ix: HashMap<Text<'_>, usize> = with_capacity(calls.len());
     let mut names: Vec<NameInfo> = Vec::new();
     let mut facts: Vec<NameFacts> = Vec::new();
     let mut call_name = Vec::with_capacity(calls.len());
     let mut call_pieces = Pieces::with_capacity(calls.len() * 2);
     let mut arena = Arena::with_capacity(calls.len() * 16);
     for c in calls {
-        let n = *name_ix.entry(c.name.as_str()).or_insert_with(|| {
+        let n = *name_ix.entry(Text(&c.name)).or_insert_with(|| {
             let f = NameFacts::new(&c.name, &mut call_pieces, &mut vocab, &mut arena);
             names.push(NameInfo::new(&f, &arena, &doc.in_text));
             facts.push(f);
@@ -595,6 +595,7 @@ pub fn check_narrative_with(
         call_name.push(n);
     }
 
+    let mut args = Args::with_capacity(calls.len());
     let mut evidence: Vec<CallEvidence> = calls
         .iter()
         .enumerate()
@@ -612,6 +613,7 @@ pub fn check_narrative_with(
                 &mut call_pieces,
                 &mut vocab,
                 &mut arena,
+                &mut args,
             )
         })
         .collect();
@@ -720,18 +722,16 @@ pub fn check_narrative_with(
             message,
         });
     }
-
     // arg-mismatch
-    let args = ArgIndex::new(calls);
-    if !args.keys.is_empty() {
-        use std::fmt::Write as _;
+    if !args.is_empty() {
         let mut sentence_keys: HashMap<usize, Vec<(usize, u32)>> = HashMap::default();
         let keys = doc.key_spellings(&args);
         // Verdicts by (claim, key, statement), and the mismatches reported, keyed by their
-        // lowercase text in one reused buffer.
-        let mut key_text = String::new();
-        let mut seen: HashSet<String> = HashSet::default();
-        let mut memo: HashMap<String, Option<(usize, usize)>> = HashMap::default();
+        // bytes (numbers, then lowercase text) in one reused buffer.
+        let mut key_text: Vec<u8> = Vec::new();
+        let mut lower = String::new();
+        let mut seen: HashSet<Vec<u8>> = HashSet::default();
+        let mut memo: HashMap<Vec<u8>, Option<(usize, usize)>> = HashMap::default();
         let mut max_words: HashMap<u32, usize> = HashMap::default();
         for (ci, (claim, m)) in claims.iter().zip(&matched).enumerate() {
             if m.is_empty() {
@@ -758,12 +758,16 @@ pub fn check_narrative_with(
                         first_words(&text[vl.start..s.end], max)
                     };
                     key_text.clear();
-                    let _ = write!(key_text, "{ci}\u{0}{key}\u{0}{quoted}\u{0}");
-                    key_text.extend(stated.chars().flat_map(char::to_lowercase));
+                    key_text.extend_from_slice(&(ci as u64).to_le_bytes());
+                    key_text.extend_from_slice(&key.to_le_bytes());
+                    key_text.push(u8::from(quoted));
+                    lowercase_into(stated, &mut lower);
+                    key_text.extend_from_slice(lower.as_bytes());
                     let stated_end = key_text.len();
-                    key_text.push('\u{0}');
-                    key_text.extend(rest.chars().flat_map(char::to_lowercase));
-                    let verdict = match memo.get(key_text.as_str()) {
+                    key_text.push(0);
+                    lowercase_into(rest, &mut lower);
+                    key_text.extend_from_slice(lower.as_bytes());
+                    let verdict = match memo.get(key_text.as_slice()) {
                         Some(v) => *v,
                         None => {
                             let v = disagreeing_call(m, &args, key, stated, quoted, rest);
@@ -773,7 +777,7 @@ pub fn check_narrative_with(
                     };
                     let Some((call, arg)) = verdict else { continue };
                     key_text.truncate(stated_end);
-                    if seen.contains(key_text.as_str()) {
+                    if seen.contains(key_text.as_slice()) {
                         continue;
                     }
                     seen.insert(key_text.clone());
@@ -801,7 +805,6 @@ pub fn check_narrative_with(
             }
         }
     }
-
     // present-but-unclaimed
     for (i, c) in calls.iter().enumerate() {
         let info = &names[call_name[i]];
@@ -823,7 +826,6 @@ pub fn check_narrative_with(
             message: unmentioned_message(i, &c.name, mutating),
         });
     }
-
     let count = |cat| {
         items
             .iter()
@@ -938,7 +940,7 @@ impl std::hash::Hash for Word<'_> {
 
 impl PartialEq for Word<'_> {
     fn eq(&self, other: &Self) -> bool {
-        self.as_str() == other.as_str()
+        same_bytes(self.as_str().as_bytes(), other.as_str().as_bytes())
     }
 }
 
@@ -959,26 +961,35 @@ impl<'a> Vocab<'a> {
         }
     }
 
+    /// The id of `word`, when it is in the vocabulary.
+    fn id(&self, word: &str) -> Option<u32> {
+        // The map's keys outlive `word`; read through a shorter-lived view of it.
+        let ids: &HashMap<Word<'_>, u32> = &self.ids;
+        ids.get(&Word::Borrowed(word)).copied()
+    }
+
     fn intern(&mut self, word: &str) -> u32 {
-        if let Some(&id) = self.ids.get(word) {
-            return id;
+        match self.id(word) {
+            Some(id) => id,
+            None => self.intern_word(Word::Owned(Rc::from(word))),
         }
-        self.insert(Word::Owned(Rc::from(word)))
     }
 
     /// [`intern`](Self::intern) without a copy of a word that lives as long as the vocabulary.
     fn intern_borrowed(&mut self, word: &'a str) -> u32 {
-        if let Some(&id) = self.ids.get(word) {
-            return id;
-        }
-        self.insert(Word::Borrowed(word))
+        self.intern_word(Word::Borrowed(word))
     }
 
-    fn insert(&mut self, word: Word<'a>) -> u32 {
-        let id = self.words.len() as u32;
-        self.ids.insert(word.clone(), id);
-        self.words.push(word);
-        id
+    fn intern_word(&mut self, word: Word<'a>) -> u32 {
+        let next = self.words.len() as u32;
+        match self.ids.entry(word) {
+            std::collections::hash_map::Entry::Occupied(e) => *e.get(),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                self.words.push(e.key().clone());
+                e.insert(next);
+                next
+            }
+        }
     }
 
     /// The id of a raw piece's normal form, and the piece in lowercase: borrowed from the
@@ -1042,8 +1053,8 @@ struct Doc<'t> {
     spellings: Vec<Spelling<'t>>,
     /// Per lexeme: the index of its spelling (`NO_SPELLING` for a separator or a break).
     spelling_of: Vec<u32>,
-    /// Per lexeme: what the grammar knows of it.
-    info: Vec<WordInfo>,
+    /// Per spelling: what the grammar knows of it as a word.
+    word_info: Vec<WordInfo>,
     /// Per sentence: true when it claims nothing (a question, a table row).
     no_claims: Vec<bool>,
     /// Indexed by token id: true when the token occurs in the text.
@@ -1059,8 +1070,9 @@ struct Spelling<'t> {
     text: &'t str,
     /// Its range in `Doc::toks`.
     toks: (u32, u32),
-    /// What the grammar knows of it as a word (computed when it first occurs as one).
-    info: Option<WordInfo>,
+    /// True once `Doc::word_info` holds its facts as a word (computed when it first occurs as
+    /// one).
+    read_as_word: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -1101,52 +1113,49 @@ impl<'t> Doc<'t> {
         let mut toks: Vec<u32> = Vec::with_capacity(distinct * 2);
         let mut spellings: Vec<Spelling<'t>> = Vec::with_capacity(distinct);
         let mut spelling_of = Vec::with_capacity(lexed.lexemes.len());
-        let mut info = Vec::with_capacity(lexed.lexemes.len());
+        let mut word_info = Vec::with_capacity(distinct);
         let mut spans = Vec::new();
         let mut lower = String::new();
         // Word facts depend only on the raw text: each spelling is read once (its pieces' ids
         // stored once in `toks`), and each distinct piece normalized once.
-        let mut seen: HashMap<&'t str, u32> = with_capacity(distinct);
-        let mut by_text: HashMap<&'t str, u32> = with_capacity(distinct);
+        let mut seen: HashMap<Text<'t>, u32> = with_capacity(distinct);
+        let mut by_text: HashMap<Text<'t>, u32> = with_capacity(distinct);
         for l in &lexed.lexemes {
             if !matches!(l.kind, Kind::Word | Kind::Quoted) {
                 spelling_of.push(NO_SPELLING);
-                info.push(WordInfo::default());
                 continue;
             }
             let s = &text[l.start..l.end];
-            let sp = *by_text.entry(s).or_insert_with(|| {
+            let sp = *by_text.entry(Text(s)).or_insert_with(|| {
                 let first = toks.len() as u32;
                 spans.clear();
                 name_pieces(s, &mut spans);
                 for &(a, b) in &spans {
                     let raw = &s[a..b];
                     let id = *seen
-                        .entry(raw)
+                        .entry(Text(raw))
                         .or_insert_with(|| vocab.raw_piece(raw, &mut lower).0);
                     toks.push(id);
                 }
                 spellings.push(Spelling {
                     text: s,
                     toks: (first, toks.len() as u32),
-                    info: None,
+                    read_as_word: false,
                 });
+                word_info.push(WordInfo::default());
                 spellings.len() as u32 - 1
             });
             spelling_of.push(sp);
-            let wi = if l.kind == Kind::Word {
-                let spelling = &mut spellings[sp as usize];
+            let spelling = &mut spellings[sp as usize];
+            if l.kind == Kind::Word && !spelling.read_as_word {
+                spelling.read_as_word = true;
                 let one_piece = spelling.toks.1 - spelling.toks.0 == 1;
-                *spelling.info.get_or_insert_with(|| {
-                    lowercase_into(s, &mut lower);
-                    let norm = normalize(&lower);
-                    let stop = is_stopword(&lower) || is_stopword(&norm);
-                    WordInfo::new(s, &lower, &norm, one_piece, stop, verb_form(&lower))
-                })
-            } else {
-                WordInfo::default()
-            };
-            info.push(wi);
+                lowercase_into(s, &mut lower);
+                let norm = normalize(&lower);
+                let stop = is_stopword(&lower) || is_stopword(&norm);
+                word_info[sp as usize] =
+                    WordInfo::new(s, &lower, &norm, one_piece, stop, verb_form(&lower));
+            }
         }
         // Questions claim nothing, nor do table rows (cells describe data).
         let no_claims = lexed
@@ -1168,9 +1177,18 @@ impl<'t> Doc<'t> {
             toks,
             spellings,
             spelling_of,
-            info,
+            word_info,
             no_claims,
             in_text,
+        }
+    }
+
+    /// What the grammar knows of each lexeme.
+    fn infos(&self) -> Infos<'_> {
+        Infos {
+            lexemes: &self.lexed.lexemes,
+            spelling_of: &self.spelling_of,
+            table: &self.word_info,
         }
     }
 
@@ -1199,7 +1217,8 @@ impl<'t> Doc<'t> {
     /// The claims of the text, one per distinct (verb, object head), in order of first
     /// appearance.
     fn claims(&self, vocab: &mut Vocab) -> Vec<Claim> {
-        let raw: Vec<RawClaim> = grammar::claims(&self.lexed.lexemes, &self.info, &self.no_claims);
+        let raw: Vec<RawClaim> =
+            grammar::claims(&self.lexed.lexemes, &self.infos(), &self.no_claims);
         let mut out: Vec<Claim> = Vec::new();
         let mut by_stem: HashMap<(u32, Option<u32>, bool), usize> = HashMap::default();
         for r in raw {
@@ -1232,7 +1251,7 @@ impl<'t> Doc<'t> {
     /// What each spelling is to the argument statements of the text: the argument key its
     /// lowercase text is, and whether it is filler between a key and its value (a stopword
     /// other than a numeral: `to`, `the`, `is`).
-    fn key_spellings(&self, args: &ArgIndex<'_>) -> Vec<(Option<u32>, bool)> {
+    fn key_spellings(&self, args: &Args<'_>) -> Vec<(Option<u32>, bool)> {
         let mut lower = String::new();
         self.spellings
             .iter()
@@ -1285,7 +1304,7 @@ impl<'t> Doc<'t> {
                         continue;
                     }
                     // A verb form states no value ("Documentation Branch Created").
-                    if self.info[lj].verb.is_some() {
+                    if self.infos()[lj].verb.is_some() {
                         return None;
                     }
                     return Some(lj);
@@ -1402,72 +1421,6 @@ impl<'c> Overrides<'c> {
 // ---------------------------------------------------------------------------------------------
 // Arguments.
 
-/// Every call's arguments, by key id (a key's lowercase text, numbered).
-struct ArgIndex<'a> {
-    /// Lowercase argument key -> its id.
-    keys: HashMap<Cow<'a, str>, u32>,
-    /// Per call: its range in `args`.
-    ranges: Vec<(u32, u32)>,
-    /// (key id, key as recorded, value), call after call.
-    args: Vec<(u32, &'a str, &'a Value)>,
-}
-
-impl<'a> ArgIndex<'a> {
-    fn new(calls: &'a [ToolCall]) -> Self {
-        let mut ix = ArgIndex {
-            keys: HashMap::default(),
-            ranges: Vec::with_capacity(calls.len()),
-            args: Vec::new(),
-        };
-        for c in calls {
-            let first = ix.args.len() as u32;
-            if let Some(Value::Object(m)) = &c.args {
-                for (k, v) in m {
-                    let lower: Cow<'a, str> = if k.chars().any(char::is_uppercase) {
-                        Cow::Owned(k.to_lowercase())
-                    } else {
-                        Cow::Borrowed(k.as_str())
-                    };
-                    let next = ix.keys.len() as u32;
-                    let id = *ix.keys.entry(lower).or_insert(next);
-                    ix.args.push((id, k.as_str(), v));
-                }
-            }
-            ix.ranges.push((first, ix.args.len() as u32));
-        }
-        ix
-    }
-
-    /// The most words a recorded string value of key `key` has.
-    fn max_words(&self, key: u32) -> usize {
-        self.args
-            .iter()
-            .filter(|a| a.0 == key)
-            .map(|a| value_words(a.2))
-            .max()
-            .unwrap_or(0)
-    }
-
-    fn key_id(&self, lower: &str) -> Option<u32> {
-        self.keys.get(lower).copied()
-    }
-
-    /// The arguments of call `i`.
-    fn of(&self, i: usize) -> &[(u32, &'a str, &'a Value)] {
-        let (a, b) = self.ranges[i];
-        &self.args[a as usize..b as usize]
-    }
-}
-
-/// The most words a string in `v` has (an array's strings included).
-fn value_words(v: &Value) -> usize {
-    match v {
-        Value::String(s) => s.split_whitespace().count(),
-        Value::Array(xs) => xs.iter().map(value_words).max().unwrap_or(0),
-        _ => 0,
-    }
-}
-
 /// The prefix of `text` that holds its first `n` words.
 fn first_words(text: &str, n: usize) -> &str {
     let mut end = 0;
@@ -1481,7 +1434,7 @@ fn first_words(text: &str, n: usize) -> &str {
 /// statement disagrees with, or `None` when some matched call agrees or none records the key.
 fn disagreeing_call(
     matched: &[usize],
-    args: &ArgIndex<'_>,
+    args: &Args<'_>,
     key: u32,
     stated: &str,
     quoted: bool,
@@ -1508,7 +1461,11 @@ fn agrees(recorded: &Value, stated: &str, quoted: bool, rest: &str) -> Option<bo
     match recorded {
         Value::String(r) => Some(same_words(r, stated) || (!quoted && starts_with_words(rest, r))),
         Value::Number(n) => {
-            let plain: String = stated.chars().filter(|c| *c != ',').collect();
+            let plain: Cow<'_, str> = if stated.contains(',') {
+                Cow::Owned(stated.chars().filter(|c| *c != ',').collect())
+            } else {
+                Cow::Borrowed(stated)
+            };
             Some(match (plain.parse::<f64>(), n.as_f64()) {
                 (Ok(x), Some(y)) => x == y,
                 _ => eq_ci(&n.to_string(), stated),

@@ -4,7 +4,7 @@
 //! whose words include a word of the claim's object.
 
 use super::Vocab;
-use super::fasthash::HashMap;
+use super::fasthash::{HashMap, Text};
 use super::lexicon::{
     action_noun, foreign_name_verb, is_base_mutating_verb, is_light_verb, is_read_verb,
     is_state_verb, normalize,
@@ -12,6 +12,7 @@ use super::lexicon::{
 use super::tokenize::name_pieces;
 use crate::trace::ToolCall;
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// Name words that make a tool a generic executor: its arguments carry the action
 /// (`execute_sql` with `CREATE TABLE ...`, `run_command`, `execute_action`).
@@ -114,10 +115,11 @@ impl PieceFacts {
 /// The per-check cache of piece facts, keyed by the raw piece.
 #[derive(Default)]
 pub(super) struct Pieces<'a> {
-    facts: HashMap<&'a str, PieceFacts>,
+    facts: HashMap<Text<'a>, PieceFacts>,
     spans: Vec<(usize, usize)>,
-    /// Argument keys already split: their range in `key_facts`.
-    keys: HashMap<&'a str, (u32, u32)>,
+    /// Argument keys already split: their range in `key_facts`, and their number in order
+    /// of first appearance.
+    keys: HashMap<Text<'a>, (u32, u32, u32)>,
     key_facts: Vec<PieceFacts>,
     lower: String,
     /// Reused buffers of `CallEvidence::read_values`.
@@ -135,9 +137,10 @@ impl<'a> Pieces<'a> {
     }
 
     fn facts(&mut self, raw: &'a str, vocab: &mut Vocab<'a>) -> PieceFacts {
-        if let Some(f) = self.facts.get(raw) {
-            return *f;
-        }
+        let slot = match self.facts.entry(Text(raw)) {
+            std::collections::hash_map::Entry::Occupied(e) => return *e.get(),
+            std::collections::hash_map::Entry::Vacant(e) => e,
+        };
         let mut buf = std::mem::take(&mut self.lower);
         let (id, lower) = vocab.raw_piece(raw, &mut buf);
         let f = if raw.bytes().any(|b| b.is_ascii_digit()) {
@@ -147,7 +150,7 @@ impl<'a> Pieces<'a> {
             Self::facts_of(id, raw, lower, vocab)
         };
         self.lower = buf;
-        self.facts.insert(raw, f);
+        slot.insert(f);
         f
     }
 
@@ -177,16 +180,16 @@ impl<'a> Pieces<'a> {
 
     /// The facts of every piece of an argument key (keys repeat across calls: each is split
     /// once).
-    fn key(&mut self, key: &'a str, vocab: &mut Vocab<'a>) -> (u32, u32) {
-        if let Some(&r) = self.keys.get(key) {
+    fn key(&mut self, key: &'a str, vocab: &mut Vocab<'a>) -> (u32, u32, u32) {
+        if let Some(&r) = self.keys.get(&Text(key)) {
             return r;
         }
         let mut out = std::mem::take(&mut self.key_facts);
         let first = out.len() as u32;
         self.split(key, vocab, &mut out);
-        let r = (first, out.len() as u32);
+        let r = (first, out.len() as u32, self.keys.len() as u32);
         self.key_facts = out;
-        self.keys.insert(key, r);
+        self.keys.insert(Text(key), r);
         r
     }
 
@@ -210,16 +213,15 @@ impl<'a> Pieces<'a> {
 /// The actions of a tool name: its leading verb (after any namespace words) and the verbs
 /// joined to it by `or`/`and` (`create_or_update_file`); a light verb followed by an action
 /// noun also performs that action (`make_payment` pays). A name that opens with a read verb or
-/// a question (`get_cancel_policy`, `can_send_mms`) performs none. Also returns whether the
-/// verb is of another language.
-fn name_actions(pieces: &[PieceFacts]) -> (Vec<u32>, bool) {
-    let mut out = Vec::new();
+/// a question (`get_cancel_policy`, `can_send_mms`) performs none. Appends them to `out`;
+/// returns whether the verb is of another language.
+fn name_actions(pieces: &[PieceFacts], out: &mut Vec<u32>) -> bool {
     let mut foreign = false;
     let Some(mut i) = pieces.iter().position(|p| p.read || p.verb.is_some()) else {
-        return (out, false);
+        return false;
     };
     if pieces[i].read {
-        return (out, false);
+        return false;
     }
     while let Some(verb) = pieces.get(i).and_then(|p| p.verb) {
         foreign |= pieces[i].foreign;
@@ -236,7 +238,7 @@ fn name_actions(pieces: &[PieceFacts]) -> (Vec<u32>, bool) {
             _ => break,
         }
     }
-    (out, foreign)
+    foreign
 }
 
 /// Facts shared by every call of one tool name. Its word and action ids live in the shared
@@ -292,13 +294,14 @@ impl NameFacts {
         let mut ps = std::mem::take(&mut pieces.scratch);
         ps.clear();
         pieces.split(name, vocab, &mut ps);
-        let (actions, foreign) = name_actions(&ps);
         let executor = ps.iter().any(|p| p.executor);
         let base22 = ps.iter().any(|p| p.base22);
         let long = arena.push_range(ps.iter().filter(|p| p.long).map(|p| p.id));
         let all = arena.push_range(ps.iter().filter(|p| !p.long).map(|p| p.id));
-        let writes = base22 || !actions.is_empty() || executor;
-        let actions = arena.push_range(actions);
+        let first = arena.ids.len() as u32;
+        let foreign = name_actions(&ps, &mut arena.ids);
+        let actions = (first, arena.ids.len() as u32);
+        let writes = base22 || actions.1 > actions.0 || executor;
         pieces.scratch = ps;
         NameFacts {
             ids: (long.0, all.1),
@@ -343,7 +346,9 @@ pub(super) struct CallEvidence {
 }
 
 impl CallEvidence {
-    /// Evidence from a call's name facts and its top-level argument keys.
+    /// Evidence from a call's name facts and its top-level argument keys; the call's
+    /// arguments are added to `args`.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn new<'a>(
         call: &'a ToolCall,
         facts: &NameFacts,
@@ -352,41 +357,40 @@ impl CallEvidence {
         pieces: &mut Pieces<'a>,
         vocab: &mut Vocab<'a>,
         arena: &mut Arena,
+        args: &mut Args<'a>,
     ) -> Self {
         let first = arena.ids.len();
         arena
             .ids
             .extend_from_within(facts.ids.0 as usize..facts.ids.1 as usize);
-        let words_end;
+        let args_first = args.args.len() as u32;
         if let Some(Value::Object(m)) = &call.args {
-            for k in m.keys() {
-                let (a, b) = pieces.key(k, vocab);
+            for (k, v) in m {
+                let (a, b, raw) = pieces.key(k, vocab);
                 arena.ids.extend(
                     pieces.key_facts[a as usize..b as usize]
                         .iter()
                         .map(|p| p.id),
                 );
+                args.push(raw, (a, b), k, v);
             }
-            words_end = arena.ids.len();
-            arena
-                .ids
-                .extend_from_within(facts.actions.0 as usize..facts.actions.1 as usize);
-            // A write's argument keys can name what it did (`payment_id`: it paid).
-            if mutating {
-                for k in m.keys() {
-                    let (a, b) = pieces.key(k, vocab);
-                    for p in &pieces.key_facts[a as usize..b as usize] {
-                        if !p.foreign {
-                            arena.ids.extend(p.action_noun.or(p.verb));
-                        }
+        }
+        args.ranges.push((args_first, args.args.len() as u32));
+        let words_end = arena.ids.len();
+        arena
+            .ids
+            .extend_from_within(facts.actions.0 as usize..facts.actions.1 as usize);
+        // A write's argument keys can name what it did (`payment_id`: it paid).
+        if mutating {
+            let (from, to) = args.ranges[args.ranges.len() - 1];
+            for &raw in &args.arg_raw[from as usize..to as usize] {
+                let (a, b) = args.raw_keys[raw as usize];
+                for p in &pieces.key_facts[a as usize..b as usize] {
+                    if !p.foreign {
+                        arena.ids.extend(p.action_noun.or(p.verb));
                     }
                 }
             }
-        } else {
-            words_end = arena.ids.len();
-            arena
-                .ids
-                .extend_from_within(facts.actions.0 as usize..facts.actions.1 as usize);
         }
         CallEvidence {
             words: (first as u32, words_end as u32),
@@ -483,6 +487,90 @@ impl CallEvidence {
         }
         pieces.scratch = ps;
         pieces.values = stack;
+    }
+}
+
+/// Every call's top-level arguments, by key id (a key's lowercase text, numbered).
+pub(super) struct Args<'a> {
+    /// Lowercase argument key -> its id.
+    keys: HashMap<Cow<'a, str>, u32>,
+    /// Per distinct key as written (numbered by [`Pieces`]): its lowercase id and its range
+    /// in `Pieces::key_facts`.
+    raw: Vec<u32>,
+    raw_keys: Vec<(u32, u32)>,
+    /// Per call: its range in `args`.
+    ranges: Vec<(u32, u32)>,
+    /// (key id, key as recorded, value), call after call.
+    args: Vec<(u32, &'a str, &'a Value)>,
+    /// Per argument: its key's number as written.
+    arg_raw: Vec<u32>,
+}
+
+impl<'a> Args<'a> {
+    pub(super) fn with_capacity(calls: usize) -> Self {
+        Args {
+            keys: HashMap::default(),
+            raw: Vec::new(),
+            raw_keys: Vec::new(),
+            ranges: Vec::with_capacity(calls),
+            args: Vec::with_capacity(calls * 2),
+            arg_raw: Vec::with_capacity(calls * 2),
+        }
+    }
+
+    /// Adds one argument of the latest call: `raw` numbers its key as written.
+    fn push(&mut self, raw: u32, pieces: (u32, u32), key: &'a str, value: &'a Value) {
+        let raw = raw as usize;
+        if raw >= self.raw.len() {
+            let lower: Cow<'a, str> = if key.chars().any(char::is_uppercase) {
+                Cow::Owned(key.to_lowercase())
+            } else {
+                Cow::Borrowed(key)
+            };
+            let next = self.keys.len() as u32;
+            let id = *self.keys.entry(lower).or_insert(next);
+            self.raw.resize(raw + 1, u32::MAX);
+            self.raw_keys.resize(raw + 1, (0, 0));
+            self.raw[raw] = id;
+            self.raw_keys[raw] = pieces;
+        }
+        self.args.push((self.raw[raw], key, value));
+        self.arg_raw.push(raw as u32);
+    }
+
+    /// True when no call has an argument.
+    pub(super) fn is_empty(&self) -> bool {
+        self.args.is_empty()
+    }
+
+    /// The most words a recorded string value of key `key` has.
+    pub(super) fn max_words(&self, key: u32) -> usize {
+        self.args
+            .iter()
+            .filter(|a| a.0 == key)
+            .map(|a| value_words(a.2))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The id of a lowercase key.
+    pub(super) fn key_id(&self, lower: &str) -> Option<u32> {
+        self.keys.get(lower).copied()
+    }
+
+    /// The arguments of call `i`.
+    pub(super) fn of(&self, i: usize) -> &[(u32, &'a str, &'a Value)] {
+        let (a, b) = self.ranges[i];
+        &self.args[a as usize..b as usize]
+    }
+}
+
+/// The most words a string in `v` has (an array's strings included).
+pub(super) fn value_words(v: &Value) -> usize {
+    match v {
+        Value::String(s) => s.split_whitespace().count(),
+        Value::Array(xs) => xs.iter().map(value_words).max().unwrap_or(0),
+        _ => 0,
     }
 }
 

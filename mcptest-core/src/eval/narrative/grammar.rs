@@ -452,6 +452,35 @@ pub(super) struct WordInfo {
     flags: u32,
 }
 
+/// What the grammar knows of each lexeme: the facts of its spelling, for a word.
+pub(super) struct Infos<'d> {
+    pub lexemes: &'d [Lexeme],
+    /// Per lexeme: the index of its spelling in `table`.
+    pub spelling_of: &'d [u32],
+    /// Per spelling: its facts as a word.
+    pub table: &'d [WordInfo],
+}
+
+/// The facts of a lexeme that is no word.
+static NO_INFO: WordInfo = WordInfo {
+    verb: None,
+    action: None,
+    flags: 0,
+};
+
+impl std::ops::Index<usize> for Infos<'_> {
+    type Output = WordInfo;
+
+    fn index(&self, li: usize) -> &WordInfo {
+        match (self.lexemes.get(li), self.spelling_of.get(li)) {
+            (Some(l), Some(&s)) if l.kind == Kind::Word => {
+                self.table.get(s as usize).unwrap_or(&NO_INFO)
+            }
+            _ => &NO_INFO,
+        }
+    }
+}
+
 const F_BOUNDARY: u32 = 1;
 const F_IRREALIS: u32 = 1 << 1;
 const F_NEGATOR: u32 = 1 << 2;
@@ -623,7 +652,7 @@ pub(super) struct RawClaim {
 /// tells whether sentence `s` ends with a question mark.
 pub(super) fn claims(
     lexemes: &[Lexeme],
-    info: &[WordInfo],
+    info: &Infos<'_>,
     skip_sentence: &[bool],
 ) -> Vec<RawClaim> {
     let mut out = Vec::new();
@@ -650,7 +679,7 @@ pub(super) fn claims(
 /// True when lexeme `li` is in the key of a `key: value` line ("Total charged: $580",
 /// "Updated balance (gift card): $696", "Changes made:"): a short key, before the line's first
 /// `:`, with no agent or auxiliary in it.
-fn in_label(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> bool {
+fn in_label(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> bool {
     const MAX_KEY_WORDS: usize = 6;
     let sentence = lexemes[li].sentence;
     let mut start = li;
@@ -693,7 +722,7 @@ fn is_boundary(l: &Lexeme, w: &WordInfo) -> bool {
 
 fn read_claim(
     lexemes: &[Lexeme],
-    info: &[WordInfo],
+    info: &Infos<'_>,
     li: usize,
     verb: VerbForm,
     depth: usize,
@@ -988,7 +1017,7 @@ fn read_claim(
 #[allow(clippy::too_many_arguments)]
 fn finish(
     lexemes: &[Lexeme],
-    info: &[WordInfo],
+    info: &Infos<'_>,
     li: usize,
     verb: VerbForm,
     voice: Voice,
@@ -1065,7 +1094,7 @@ const STRONG_TIME_WORDS: &[&str] = &[
 ];
 
 /// True when a strong time word follows `li` within four lexemes of its clause.
-fn dated_soon_after(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> bool {
+fn dated_soon_after(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> bool {
     let sentence = lexemes[li].sentence;
     for j in li + 1..lexemes.len().min(li + 5) {
         let (l, w) = (&lexemes[j], &info[j]);
@@ -1080,7 +1109,7 @@ fn dated_soon_after(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> bool {
 }
 
 /// True when a word of background time (`when`, `after`, ...) follows `li` in its sentence.
-fn background_follows(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> bool {
+fn background_follows(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> bool {
     let sentence = lexemes[li].sentence;
     (li + 1..lexemes.len().min(li + 1 + REACH))
         .take_while(|&j| lexemes[j].sentence == sentence)
@@ -1088,7 +1117,7 @@ fn background_follows(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> bool 
 }
 
 /// True when a finite verb or modal follows `li` in its clause.
-fn finite_after(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> bool {
+fn finite_after(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> bool {
     let sentence = lexemes[li].sentence;
     for j in li + 1..lexemes.len().min(li + 1 + REACH) {
         let (l, w) = (&lexemes[j], &info[j]);
@@ -1103,14 +1132,14 @@ fn finite_after(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> bool {
 }
 
 /// The action an object head names, when it is an action noun (`refund`, `cancellation`).
-fn action_noun_of(lexemes: &[Lexeme], info: &[WordInfo], head: usize) -> Option<&'static str> {
+fn action_noun_of(lexemes: &[Lexeme], info: &Infos<'_>, head: usize) -> Option<&'static str> {
     (lexemes[head].kind == Kind::Word)
         .then_some(info[head].action)
         .flatten()
 }
 
 /// The next lexeme after `li` in its clause, skipping adverbs and particles.
-fn next_in_clause(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> Option<usize> {
+fn next_in_clause(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> Option<usize> {
     let sentence = lexemes[li].sentence;
     for j in li + 1..lexemes.len().min(li + 1 + REACH) {
         let (l, w) = (&lexemes[j], &info[j]);
@@ -1137,7 +1166,7 @@ fn starts_object(l: &Lexeme, w: &WordInfo) -> bool {
 
 /// True when a passive verb is followed (over adverbs) by `by` and a doer other than the
 /// agent ("cancelled by the airline"; not "by me", "by $50", "by updating").
-fn by_someone_else(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> bool {
+fn by_someone_else(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> bool {
     let sentence = lexemes[li].sentence;
     let Some(j) = (li + 1..lexemes.len().min(li + 4)).find(|&j| {
         !(lexemes[j].kind == Kind::Word && info[j].is(F_ADVERB) && lexemes[j].sentence == sentence)
@@ -1167,7 +1196,7 @@ fn by_someone_else(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> bool {
 /// the byte end of the object as written.
 fn object_after(
     lexemes: &[Lexeme],
-    info: &[WordInfo],
+    info: &Infos<'_>,
     li: usize,
 ) -> (Vec<usize>, Vec<usize>, usize) {
     let sentence = lexemes[li].sentence;
@@ -1231,7 +1260,7 @@ fn object_after(
 }
 
 /// The phrase after the first `of`/`for` following `li`, in its clause.
-fn of_phrase(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> Vec<usize> {
+fn of_phrase(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> Vec<usize> {
     let sentence = lexemes[li].sentence;
     let mut out = Vec::new();
     let mut inside = false;
@@ -1263,7 +1292,7 @@ fn of_phrase(lexemes: &[Lexeme], info: &[WordInfo], li: usize) -> Vec<usize> {
 /// it is a prepositional phrase, not a subject: "with the refund applied").
 fn subject_before(
     lexemes: &[Lexeme],
-    info: &[WordInfo],
+    info: &Infos<'_>,
     s: usize,
 ) -> (Vec<usize>, Option<usize>, bool) {
     let sentence = lexemes[s].sentence;
@@ -1322,7 +1351,7 @@ fn subject_before(
 /// True when word `j` is a verb that ends a noun phrase: a past form not right after a
 /// determiner. Other verb forms inside a phrase are nouns ("a GitHub issue", "the order
 /// updates", "your booking").
-fn ends_phrase(lexemes: &[Lexeme], info: &[WordInfo], j: usize) -> bool {
+fn ends_phrase(lexemes: &[Lexeme], info: &Infos<'_>, j: usize) -> bool {
     let past = info[j]
         .verb
         .is_some_and(|v| matches!(v.form, Form::Past | Form::BaseOrPast));
@@ -1332,13 +1361,11 @@ fn ends_phrase(lexemes: &[Lexeme], info: &[WordInfo], j: usize) -> bool {
 
 /// The head of a phrase (lexemes in any order): its last plain word, passing over codes and
 /// identifiers (`M20IZO`, `#W48`, `ID`) unless it has nothing else.
-pub(super) fn head_of(lexemes: &[Lexeme], info: &[WordInfo], phrase: &[usize]) -> Option<usize> {
-    let mut sorted = phrase.to_vec();
-    sorted.sort_unstable();
-    sorted
+pub(super) fn head_of(lexemes: &[Lexeme], info: &Infos<'_>, phrase: &[usize]) -> Option<usize> {
+    phrase
         .iter()
-        .rev()
-        .find(|&&j| lexemes[j].kind == Kind::Word && !info[j].is(F_CODE))
-        .or_else(|| sorted.last())
         .copied()
+        .filter(|&j| lexemes[j].kind == Kind::Word && !info[j].is(F_CODE))
+        .max()
+        .or_else(|| phrase.iter().copied().max())
 }

@@ -146,11 +146,25 @@ fn close_sentence(out: &mut Lexed, end: usize, start: &mut usize, first: &mut us
     *start = end;
 }
 
+/// True for the ASCII bytes of a word: letters, digits and `_`.
+#[inline]
+fn is_ascii_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
 /// The byte just past a word that starts at `b` with `c`, and the word's last character.
 fn word_end(text: &str, b: usize, c: char) -> (usize, char) {
+    let bytes = text.as_bytes();
     let mut last = c;
     let mut j = b + c.len_utf8();
-    while let Some(n) = char_at(text, j) {
+    loop {
+        // A run of ASCII word bytes, read a byte at a time.
+        let run = bytes[j..].iter().take_while(|&&x| is_ascii_word(x)).count();
+        if run > 0 {
+            j += run;
+            last = char::from(bytes[j - 1]);
+        }
+        let Some(n) = char_at(text, j) else { break };
         if is_word_char(n) {
             last = n;
             j += n.len_utf8();
@@ -200,6 +214,12 @@ pub(super) fn lex(text: &str) -> Lexed {
     let mut b = 0;
     while let Some(c) = char_at(text, b) {
         let next_b = b + c.len_utf8();
+        if c == ' ' {
+            // Most characters between words are spaces: nothing to decide.
+            prev = Some(c);
+            b = next_b;
+            continue;
+        }
         if is_word_char(c) {
             let (end, last) = word_end(text, b, c);
             push_lexeme(&mut out, Kind::Word, b, end);
@@ -237,13 +257,25 @@ pub(super) fn lex(text: &str) -> Lexed {
 /// or a digit (`_ - . / @` ...), then on camelCase boundaries (`createIssue` -> `create`,
 /// `Issue`; `HTTPServer` -> `HTTP`, `Server`; `userIDs` -> `user`, `IDs`). Case is kept.
 pub(super) fn name_pieces(s: &str, out: &mut Vec<(usize, usize)>) {
+    let bytes = s.as_bytes();
     let mut run_start: Option<usize> = None;
-    for (b, c) in s.char_indices().chain(std::iter::once((s.len(), ' '))) {
-        if c.is_alphanumeric() {
+    let mut b = 0;
+    while b <= bytes.len() {
+        // Past the end reads as a separator, closing the last run.
+        let (alnum, width) = match bytes.get(b) {
+            Some(&x) if x.is_ascii() => (x.is_ascii_alphanumeric(), 1),
+            Some(_) => match char_at(s, b) {
+                Some(c) => (c.is_alphanumeric(), c.len_utf8()),
+                None => (false, 1),
+            },
+            None => (false, 1),
+        };
+        if alnum {
             run_start.get_or_insert(b);
         } else if let Some(start) = run_start.take() {
             camel_split(s, start, b, out);
         }
+        b += width;
     }
 }
 
