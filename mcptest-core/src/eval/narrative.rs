@@ -1107,6 +1107,7 @@ impl Claim {
 }
 
 impl<'t> Doc<'t> {
+    #[inline(never)]
     fn new(text: &'t str, vocab: &mut Vocab<'t>) -> Self {
         let lexed = lex(text);
         let distinct = lexed.lexemes.len() / 4 + 16;

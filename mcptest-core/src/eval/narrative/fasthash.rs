@@ -12,17 +12,23 @@ pub(super) struct FastHasher(u64);
 
 impl Hasher for FastHasher {
     fn write(&mut self, bytes: &[u8]) {
+        let n = bytes.len();
+        if n <= 8 {
+            // A short word in one step: its first and last bytes (overlapping loads), so no
+            // loop runs over its length.
+            self.add(short_word(bytes) ^ ((n as u64) << 56));
+            return;
+        }
         let mut rest = bytes;
         while let Some((word, tail)) = rest.split_first_chunk::<8>() {
             self.add(u64::from_le_bytes(*word));
             rest = tail;
         }
-        if let Some((word, tail)) = rest.split_first_chunk::<4>() {
-            self.add(u64::from(u32::from_le_bytes(*word)));
-            rest = tail;
-        }
-        for &b in rest {
-            self.add(u64::from(b));
+        if !rest.is_empty() {
+            // The last eight bytes, overlapping what was read.
+            self.add(u64::from_le_bytes(
+                bytes[n - 8..].try_into().unwrap_or([0; 8]),
+            ));
         }
     }
     fn write_u8(&mut self, i: u8) {
@@ -39,6 +45,22 @@ impl Hasher for FastHasher {
     }
     fn finish(&self) -> u64 {
         self.0
+    }
+}
+
+/// Up to eight bytes as one number, read with at most two loads (they overlap when the
+/// length is not a power of two); equal for equal inputs of equal length.
+#[inline]
+fn short_word(b: &[u8]) -> u64 {
+    let n = b.len();
+    if n >= 4 {
+        let lo = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        let hi = u32::from_le_bytes([b[n - 4], b[n - 3], b[n - 2], b[n - 1]]);
+        u64::from(lo) | (u64::from(hi) << 32)
+    } else if n > 0 {
+        u64::from(b[0]) | (u64::from(b[n / 2]) << 8) | (u64::from(b[n - 1]) << 16)
+    } else {
+        0
     }
 }
 
@@ -72,10 +94,14 @@ impl PartialEq for Text<'_> {
 
 impl Eq for Text<'_> {}
 
-/// Byte equality, eight bytes at a time, inline.
+/// Byte equality, eight bytes at a time, inline; a word of up to eight bytes in one step.
 pub(super) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
+    }
+    if a.len() <= 8 {
+        // Two loads cover every byte (they overlap below eight).
+        return short_word(a) == short_word(b);
     }
     let (mut x, mut y) = (a, b);
     while let (Some((p, xs)), Some((q, ys))) =
@@ -86,7 +112,39 @@ pub(super) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
         }
         (x, y) = (xs, ys);
     }
-    x.iter().zip(y).all(|(p, q)| p == q)
+    // The last eight bytes, overlapping what was compared.
+    let n = a.len();
+    let last = |s: &[u8]| u64::from_ne_bytes(s[n - 8..].try_into().unwrap_or([0; 8]));
+    last(a) == last(b)
+}
+
+/// A fixed word table (the lexicon's): looked up by any borrowed word, compared inline.
+pub(super) struct Table<V>(HashMap<Text<'static>, V>);
+
+impl<V> Table<V> {
+    /// The value stored for `word`.
+    pub(super) fn get<'s>(&'s self, word: &'s str) -> Option<&'s V> {
+        // The keys outlive `word`; read through a shorter-lived view of the map.
+        let map: &HashMap<Text<'_>, V> = &self.0;
+        map.get(&Text(word))
+    }
+
+    /// True when the table holds `word`.
+    pub(super) fn contains(&self, word: &str) -> bool {
+        self.get(word).is_some()
+    }
+}
+
+impl<V> FromIterator<(&'static str, V)> for Table<V> {
+    fn from_iter<I: IntoIterator<Item = (&'static str, V)>>(iter: I) -> Self {
+        Table(iter.into_iter().map(|(k, v)| (Text(k), v)).collect())
+    }
+}
+
+impl FromIterator<&'static str> for Table<()> {
+    fn from_iter<I: IntoIterator<Item = &'static str>>(iter: I) -> Self {
+        Table(iter.into_iter().map(|k| (Text(k), ())).collect())
+    }
 }
 
 #[cfg(test)]

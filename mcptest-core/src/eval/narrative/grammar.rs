@@ -8,7 +8,7 @@
 //! [`finish`] resolves light verbs and generic objects. Every scan is bounded by [`REACH`]
 //! lexemes, so a text without punctuation stays linear.
 
-use super::fasthash::HashMap;
+use super::fasthash::{HashMap, Table};
 use super::lexicon::{
     Form, VerbForm, action_noun, is_into_verb, is_light_verb, is_numeral, is_vague_verb,
 };
@@ -516,7 +516,7 @@ const F_NOT_ING: u32 = 1 << 31;
 
 /// Every word of the tables above with the flags its tables give it, so a word's facts take
 /// one lookup.
-static WORD_FLAGS: LazyLock<HashMap<&'static str, u32>> = LazyLock::new(|| {
+static WORD_FLAGS: LazyLock<Table<u32>> = LazyLock::new(|| {
     let tables: [(&[&str], u32); 23] = [
         (BOUNDARY, F_BOUNDARY),
         (&["that", "which", "who", "whom"], F_RELATIVE),
@@ -561,7 +561,7 @@ static WORD_FLAGS: LazyLock<HashMap<&'static str, u32>> = LazyLock::new(|| {
     for (w, flag) in singles.into_iter().chain([("or", F_COORD)]) {
         *map.entry(w).or_default() |= flag;
     }
-    map
+    map.into_iter().collect()
 });
 
 impl WordInfo {

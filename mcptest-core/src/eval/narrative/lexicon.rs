@@ -2,7 +2,7 @@
 //! read verbs, the stopwords, and the plural rules. Tables, not a stemmer: every mapping is
 //! written out so a reader can see exactly which words count.
 
-use super::fasthash::{HashMap, HashSet};
+use super::fasthash::{HashMap, Table};
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
@@ -675,15 +675,15 @@ const STOPWORDS: &[&str] = &[
 /// The tables above, indexed once (lookups are per distinct word, so this is the hot path).
 struct Index {
     /// Every form of every state-changing verb -> (base, form).
-    verbs: HashMap<&'static str, VerbForm>,
+    verbs: Table<VerbForm>,
     /// Base verb -> every verb of its groups (itself included), sorted and deduplicated.
-    classes: HashMap<&'static str, Vec<&'static str>>,
-    action_nouns: HashMap<&'static str, &'static str>,
-    read: HashMap<&'static str, &'static str>,
-    read_bases: HashSet<&'static str>,
-    irregular: HashMap<&'static str, &'static str>,
-    not_plural: HashSet<&'static str>,
-    stop: HashSet<&'static str>,
+    classes: Table<&'static [&'static str]>,
+    action_nouns: Table<&'static str>,
+    read: Table<&'static str>,
+    read_bases: Table<()>,
+    irregular: Table<&'static str>,
+    not_plural: Table<()>,
+    stop: Table<()>,
 }
 
 static INDEX: LazyLock<Index> = LazyLock::new(|| {
@@ -721,8 +721,12 @@ static INDEX: LazyLock<Index> = LazyLock::new(|| {
         members.dedup();
     }
     Index {
-        verbs,
-        classes,
+        verbs: verbs.into_iter().collect(),
+        // Built once for the life of the process.
+        classes: classes
+            .into_iter()
+            .map(|(k, v)| (k, &*Box::leak(v.into_boxed_slice())))
+            .collect(),
         action_nouns: ACTION_NOUNS.iter().copied().collect(),
         read: READ_FORMS.iter().copied().collect(),
         read_bases: READ_FORMS.iter().map(|(_, b)| *b).collect(),
@@ -754,12 +758,12 @@ pub(super) fn is_state_verb(word: &str) -> bool {
 
 /// True when the lowercase word is a read verb's base or form (`get`, `listed`, `checked`).
 pub(super) fn is_read_verb(word: &str) -> bool {
-    INDEX.read.contains_key(word) || INDEX.read_bases.contains(word)
+    INDEX.read.contains(word) || INDEX.read_bases.contains(word)
 }
 
 /// The verbs that back a claim made with `base` (its groups; `base` alone when in none).
 pub(super) fn verb_class(base: &str) -> &'static [&'static str] {
-    INDEX.classes.get(base).map_or(&[], Vec::as_slice)
+    INDEX.classes.get(base).copied().unwrap_or(&[])
 }
 
 /// True when `base` is a light verb (its object may name the action).
