@@ -137,18 +137,19 @@ impl<'a> Pieces<'a> {
     }
 
     fn facts(&mut self, raw: &'a str, vocab: &mut Vocab<'a>) -> PieceFacts {
+        if raw.bytes().any(|b| b.is_ascii_digit()) {
+            // No word of the lexicon holds a digit: an id or a number is only itself, and
+            // its word is all there is to know (ids are mostly unique: nothing to cache).
+            let id = vocab.raw_piece(raw, &mut self.lower).0;
+            return PieceFacts::plain(id, raw);
+        }
         let slot = match self.facts.entry(Text(raw)) {
             std::collections::hash_map::Entry::Occupied(e) => return *e.get(),
             std::collections::hash_map::Entry::Vacant(e) => e,
         };
         let mut buf = std::mem::take(&mut self.lower);
         let (id, lower) = vocab.raw_piece(raw, &mut buf);
-        let f = if raw.bytes().any(|b| b.is_ascii_digit()) {
-            // No word of the lexicon holds a digit: an id or a number is only itself.
-            PieceFacts::plain(id, raw)
-        } else {
-            Self::facts_of(id, raw, lower, vocab)
-        };
+        let f = Self::facts_of(id, raw, lower, vocab);
         self.lower = buf;
         slot.insert(f);
         f
