@@ -209,7 +209,7 @@ use crate::trace::{Run, ToolCall, split_wire_name};
 use backing::{Query, Trace, backing_calls};
 use evidence::{Arena, Args, CallEvidence, NameFacts, Pieces};
 use fasthash::{HashMap, HashSet, Text, same_bytes};
-use grammar::{Infos, RawClaim, WordInfo};
+use grammar::{Infos, Phrases, RawClaim, WordInfo};
 use lexicon::{
     is_into_verb, is_money_verb, is_numeral, is_stopword, normalize, verb_class, verb_form,
 };
@@ -1218,8 +1218,13 @@ impl<'t> Doc<'t> {
     /// The claims of the text, one per distinct (verb, object head), in order of first
     /// appearance.
     fn claims(&self, vocab: &mut Vocab) -> Vec<Claim> {
-        let raw: Vec<RawClaim> =
-            grammar::claims(&self.lexed.lexemes, &self.infos(), &self.no_claims);
+        let mut phrases = Phrases::default();
+        let raw: Vec<RawClaim> = grammar::claims(
+            &self.lexed.lexemes,
+            &self.infos(),
+            &self.no_claims,
+            &mut phrases,
+        );
         let mut out: Vec<Claim> = Vec::new();
         let mut by_stem: HashMap<(u32, Option<u32>, bool), usize> = HashMap::default();
         for r in raw {
@@ -1237,8 +1242,8 @@ impl<'t> Doc<'t> {
                     out.push(Claim {
                         verb,
                         head,
-                        object: self.phrase_ids(&r.object),
-                        target: self.phrase_ids(&r.target),
+                        object: self.phrase_ids(phrases.get(r.object)),
+                        target: self.phrase_ids(phrases.get(r.target)),
                         vague: r.vague,
                         first: occ,
                         occurrences: vec![occ],

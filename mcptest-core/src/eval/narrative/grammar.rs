@@ -626,6 +626,44 @@ impl WordInfo {
     }
 }
 
+/// A list of lexemes in [`Phrases`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Span(u32, u32);
+
+impl Span {
+    pub(super) fn is_empty(self) -> bool {
+        self.0 == self.1
+    }
+}
+
+/// The lexeme lists of every claim read, in one buffer (no allocation per claim).
+#[derive(Debug, Default)]
+pub(super) struct Phrases {
+    items: Vec<usize>,
+}
+
+impl Phrases {
+    /// The lexemes of `span`.
+    pub(super) fn get(&self, span: Span) -> &[usize] {
+        self.items
+            .get(span.0 as usize..span.1 as usize)
+            .unwrap_or(&[])
+    }
+
+    fn mark(&self) -> u32 {
+        self.items.len() as u32
+    }
+
+    /// The span of what was pushed since `mark`.
+    fn since(&self, mark: u32) -> Span {
+        Span(mark, self.mark())
+    }
+
+    fn push(&mut self, li: usize) {
+        self.items.push(li);
+    }
+}
+
 /// One claim as read from the text, before matching.
 #[derive(Debug, Clone)]
 pub(super) struct RawClaim {
@@ -636,11 +674,11 @@ pub(super) struct RawClaim {
     /// True when any state-changing call backs it (a vague light verb with no action noun).
     pub vague: bool,
     /// The lexemes of the object phrase (content words and code spans), in text order.
-    pub object: Vec<usize>,
+    pub object: Span,
     /// The head of the object phrase.
     pub head: Option<usize>,
     /// The lexemes of the phrase after `to`/`from`/`into`/`on` (for verbs that add or remove).
-    pub target: Vec<usize>,
+    pub target: Span,
     /// Active or passive.
     pub voice: Voice,
     /// Byte span of the claim as written (verb and object).
@@ -654,6 +692,7 @@ pub(super) fn claims(
     lexemes: &[Lexeme],
     info: &Infos<'_>,
     skip_sentence: &[bool],
+    ph: &mut Phrases,
 ) -> Vec<RawClaim> {
     let mut out = Vec::new();
     for (li, l) in lexemes.iter().enumerate() {
@@ -669,7 +708,7 @@ pub(super) fn claims(
         if in_label(lexemes, info, li) {
             continue;
         }
-        if let Some(c) = read_claim(lexemes, info, li, verb, 0) {
+        if let Some(c) = read_claim(lexemes, info, li, verb, 0, ph) {
             out.push(c);
         }
     }
@@ -726,6 +765,7 @@ fn read_claim(
     li: usize,
     verb: VerbForm,
     depth: usize,
+    ph: &mut Phrases,
 ) -> Option<RawClaim> {
     let sentence = lexemes[li].sentence;
     let same = |j: usize| lexemes[j].sentence == sentence;
@@ -739,7 +779,7 @@ fn read_claim(
             lexemes[p].kind == Kind::Word && matches!(v.form, Form::Past | Form::BaseOrPast)
         });
         if let (true, Some(pv)) = (coord, prev_verb) {
-            let prev = read_claim(lexemes, info, p, pv, depth + 1)?;
+            let prev = read_claim(lexemes, info, p, pv, depth + 1, ph)?;
             if prev.voice == Voice::Passive {
                 return Some(finish(
                     lexemes,
@@ -749,9 +789,10 @@ fn read_claim(
                     Voice::Passive,
                     prev.object,
                     prev.head,
-                    Vec::new(),
+                    Span::default(),
                     lexemes[li].start,
                     lexemes[li].end,
+                    ph,
                 ));
             }
         }
@@ -887,8 +928,8 @@ fn read_claim(
         if !(agent_subject && be_now && !be_done) {
             return None;
         }
-        let (object, target, end) = object_after(lexemes, info, li);
-        let head = head_of(lexemes, info, &object);
+        let (object, target, end) = object_after(lexemes, info, li, ph);
+        let head = head_of(lexemes, info, ph.get(object));
         return Some(finish(
             lexemes,
             info,
@@ -900,6 +941,7 @@ fn read_claim(
             target,
             lexemes[li].start,
             end,
+            ph,
         ))
         .filter(|c| !(is_light_verb(c.base) && !c.vague && c.object.is_empty()));
     }
@@ -976,7 +1018,7 @@ fn read_claim(
             if finite_after(lexemes, info, li) {
                 return None;
             }
-            if subject.is_some_and(|s| subject_before(lexemes, info, s).2) {
+            if subject.is_some_and(|s| subject_before(lexemes, info, s, ph).2) {
                 return None;
             }
         }
@@ -984,27 +1026,27 @@ fn read_claim(
 
     let (object, head, target, end) = match voice {
         Voice::Active => {
-            let (np, target, end) = object_after(lexemes, info, li);
-            let head = head_of(lexemes, info, &np);
+            let (np, target, end) = object_after(lexemes, info, li, ph);
+            let head = head_of(lexemes, info, ph.get(np));
             (np, head, target, end)
         }
         Voice::Passive => {
-            let (np, head) = subject.map_or((Vec::new(), None), |s| {
-                let (np, head, _) = subject_before(lexemes, info, s);
+            let (np, head) = subject.map_or((Span::default(), None), |s| {
+                let (np, head, _) = subject_before(lexemes, info, s, ph);
                 (np, head)
             });
-            let (_, target, _) = object_after(lexemes, info, li);
+            let (_, target, _) = object_after(lexemes, info, li, ph);
             (np, head, target, lexemes[li].end)
         }
     };
     let start = match voice {
-        Voice::Passive => object.first().map_or(lexemes[li].start, |&f| {
+        Voice::Passive => ph.get(object).first().map_or(lexemes[li].start, |&f| {
             lexemes[f].start.min(lexemes[li].start)
         }),
         Voice::Active => lexemes[li].start,
     };
     let claim = finish(
-        lexemes, info, li, verb, voice, object, head, target, start, end,
+        lexemes, info, li, verb, voice, object, head, target, start, end, ph,
     );
     // A light verb that names no action and no object claims nothing checkable ("made").
     if is_light_verb(claim.base) && !claim.vague && claim.object.is_empty() {
@@ -1021,20 +1063,22 @@ fn finish(
     li: usize,
     verb: VerbForm,
     voice: Voice,
-    mut object: Vec<usize>,
+    mut object: Span,
     mut head: Option<usize>,
-    target: Vec<usize>,
+    target: Span,
     start: usize,
     end: usize,
+    ph: &mut Phrases,
 ) -> RawClaim {
     let mut base = verb.base;
     let mut vague = false;
     if base == "confirm" && voice == Voice::Active {
         // "I confirmed your reservation": a check; only "X is confirmed" states completion.
-        object.clear();
+        object = Span::default();
     } else if is_light_verb(base) {
         // The head first, then any word of the phrase ("exchange request" names an exchange).
-        let action = object
+        let action = ph
+            .get(object)
             .iter()
             .rev()
             .find_map(|&o| action_noun_of(lexemes, info, o));
@@ -1043,22 +1087,23 @@ fn finish(
                 base = action;
                 // "processed the cancellation of your order": the order is the object.
                 object = match voice {
-                    Voice::Active => of_phrase(lexemes, info, li),
-                    Voice::Passive => Vec::new(),
+                    Voice::Active => of_phrase(lexemes, info, li, ph),
+                    Voice::Passive => Span::default(),
                 };
-                head = head_of(lexemes, info, &object);
+                head = head_of(lexemes, info, ph.get(object));
             }
             None if is_vague_verb(base) => vague = true,
             // "confirmed the details": a check, not an action.
-            None if base == "confirm" => object.clear(),
+            None if base == "confirm" => object = Span::default(),
             None => {}
         }
     }
-    if object
+    if ph
+        .get(object)
         .iter()
         .all(|&o| lexemes[o].kind == Kind::Word && info[o].is(F_GENERIC))
     {
-        object.clear();
+        object = Span::default();
     }
     if object.is_empty() {
         head = None;
@@ -1066,7 +1111,7 @@ fn finish(
     let target = if is_into_verb(base) {
         target
     } else {
-        Vec::new()
+        Span::default()
     };
     RawClaim {
         verb_lexeme: li,
@@ -1198,10 +1243,13 @@ fn object_after(
     lexemes: &[Lexeme],
     info: &Infos<'_>,
     li: usize,
-) -> (Vec<usize>, Vec<usize>, usize) {
+    ph: &mut Phrases,
+) -> (Span, Span, usize) {
     let sentence = lexemes[li].sentence;
-    let mut object = Vec::new();
-    let mut target = Vec::new();
+    // Object words all come before the first preposition, target words after it: the two
+    // lists are consecutive in `ph`.
+    let first = ph.mark();
+    let mut middle = None;
     let mut end = lexemes[li].end;
     let mut in_target = false;
     let mut started = false;
@@ -1212,10 +1260,8 @@ fn object_after(
         }
         match l.kind {
             Kind::Quoted => {
-                if in_target {
-                    target.push(j);
-                } else {
-                    object.push(j);
+                ph.push(j);
+                if !in_target {
                     end = l.end;
                     started = true;
                 }
@@ -1234,21 +1280,21 @@ fn object_after(
                         break;
                     }
                     in_target = true;
+                    middle = Some(ph.mark());
                     continue;
                 }
                 if !started && !in_target && w.is(F_PRONOUN) {
                     // "transferred you to ...": the pronoun is the object; nothing to check.
                     if !w.is(F_DETERMINER) {
-                        return (Vec::new(), Vec::new(), l.end);
+                        let none = ph.since(ph.mark());
+                        return (none, none, l.end);
                     }
                 }
                 if w.is(F_STOP) || w.is(F_ADVERB) || w.is(F_PARTICLE) || w.is(F_NUMBER) {
                     continue;
                 }
-                if in_target {
-                    target.push(j);
-                } else {
-                    object.push(j);
+                ph.push(j);
+                if !in_target {
                     end = l.end;
                     started = true;
                 }
@@ -1256,13 +1302,14 @@ fn object_after(
             _ => {}
         }
     }
-    (object, target, end)
+    let middle = middle.unwrap_or(ph.mark());
+    (Span(first, middle), ph.since(middle), end)
 }
 
 /// The phrase after the first `of`/`for` following `li`, in its clause.
-fn of_phrase(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> Vec<usize> {
+fn of_phrase(lexemes: &[Lexeme], info: &Infos<'_>, li: usize, ph: &mut Phrases) -> Span {
     let sentence = lexemes[li].sentence;
-    let mut out = Vec::new();
+    let first = ph.mark();
     let mut inside = false;
     for j in li + 1..lexemes.len().min(li + 1 + REACH) {
         let (l, w) = (&lexemes[j], &info[j]);
@@ -1277,13 +1324,13 @@ fn of_phrase(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> Vec<usize> {
                 inside = true;
             }
             Kind::Word if inside && !(w.is(F_STOP) || w.is(F_NUMBER) || w.verb.is_some()) => {
-                out.push(j)
+                ph.push(j)
             }
-            Kind::Quoted if inside => out.push(j),
+            Kind::Quoted if inside => ph.push(j),
             _ => {}
         }
     }
-    out
+    ph.since(first)
 }
 
 /// The subject phrase that ends at `s`, read back through its prepositional phrases ("your
@@ -1294,7 +1341,8 @@ fn subject_before(
     lexemes: &[Lexeme],
     info: &Infos<'_>,
     s: usize,
-) -> (Vec<usize>, Option<usize>, bool) {
+    ph: &mut Phrases,
+) -> (Span, Option<usize>, bool) {
     let sentence = lexemes[s].sentence;
     let mut out = Vec::new();
     let mut phrase: Vec<usize> = Vec::new();
@@ -1345,7 +1393,9 @@ fn subject_before(
     out.append(&mut phrase);
     out.sort_unstable();
     out.dedup();
-    (out, head, last_was_prep)
+    let first = ph.mark();
+    ph.items.extend_from_slice(&out);
+    (ph.since(first), head, last_was_prep)
 }
 
 /// True when word `j` is a verb that ends a noun phrase: a past form not right after a

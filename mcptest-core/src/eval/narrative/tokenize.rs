@@ -286,21 +286,36 @@ pub(super) fn lex(text: &str) -> Lexed {
 pub(super) fn name_pieces(s: &str, out: &mut Vec<(usize, usize)>) {
     let bytes = s.as_bytes();
     let mut run_start: Option<usize> = None;
+    // True while the run is ASCII with no capital after its first letter: one piece, no
+    // camelCase to split.
+    let mut plain = true;
     let mut b = 0;
-    while b <= bytes.len() {
+    loop {
         // Past the end reads as a separator, closing the last run.
-        let (alnum, width) = match bytes.get(b) {
-            Some(&x) if x.is_ascii() => (x.is_ascii_alphanumeric(), 1),
+        let (alnum, width, plain_char) = match bytes.get(b) {
+            Some(&x) if x.is_ascii() => (x.is_ascii_alphanumeric(), 1, !x.is_ascii_uppercase()),
             Some(_) => match char_at(s, b) {
-                Some(c) => (c.is_alphanumeric(), c.len_utf8()),
-                None => (false, 1),
+                Some(c) => (c.is_alphanumeric(), c.len_utf8(), false),
+                None => (false, 1, true),
             },
-            None => (false, 1),
+            None => (false, 1, true),
         };
         if alnum {
-            run_start.get_or_insert(b);
+            if run_start.is_none() {
+                run_start = Some(b);
+                plain = width == 1;
+            } else {
+                plain &= plain_char;
+            }
         } else if let Some(start) = run_start.take() {
-            camel_split(s, start, b, out);
+            if plain {
+                out.push((start, b));
+            } else {
+                camel_split(s, start, b, out);
+            }
+        }
+        if b >= bytes.len() {
+            break;
         }
         b += width;
     }
@@ -308,10 +323,6 @@ pub(super) fn name_pieces(s: &str, out: &mut Vec<(usize, usize)>) {
 
 fn camel_split(s: &str, start: usize, end: usize, out: &mut Vec<(usize, usize)>) {
     let part = &s[start..end];
-    if part.is_ascii() && !part.bytes().skip(1).any(|b| b.is_ascii_uppercase()) {
-        out.push((start, end));
-        return;
-    }
     let mut piece = 0;
     let mut chars = part.char_indices().peekable();
     let mut prev: Option<char> = None;
