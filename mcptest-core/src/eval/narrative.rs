@@ -670,7 +670,9 @@ pub fn check_narrative_with(
             names[call_name[i]].claimed = true;
         }
     }
-    let mut items = Vec::new();
+    // Sized for the usual worst case (every claim absent, every call silent): a long trace
+    // does not copy its report as it grows.
+    let mut items = Vec::with_capacity(calls.len() + claims.len());
     // claimed-but-absent
     let mut gate_reasons = Vec::new();
     for (claim, m) in claims.iter().zip(&matched) {
