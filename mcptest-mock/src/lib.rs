@@ -156,6 +156,7 @@
 #![warn(missing_docs)]
 
 pub mod fault;
+mod lines;
 mod load;
 mod log;
 mod mock;

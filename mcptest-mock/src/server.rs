@@ -14,13 +14,15 @@
 //!   holding are not written after that point; answers that were being computed still are
 //!   (a client that pipes requests in and closes its input still reads them).
 //!
-//! rmcp also answers what a client may send wrong: a line that is not JSON is ignored (as the
-//! other official SDKs do), well-formed JSON that is not a JSON-RPC message gets an
-//! Invalid Request error (-32600), an unknown method gets Method not found (-32601), and a
-//! line longer than 16 MiB is discarded. [`Wire`] adds one rule: a notification or a stray
-//! response before the session starts is ignored (rmcp would otherwise end the session).
+//! What a client may send wrong is answered by the line layer ([`crate::lines`]: parse errors,
+//! invalid requests with their readable id, over-long lines) and by rmcp (an unknown method
+//! gets Method not found, -32601). [`Wire`] adds the session's rules: a notification or a stray
+//! response before the session starts is ignored (rmcp would otherwise end the session); a
+//! request other than `initialize` or `ping` before it is refused with what to send first; a
+//! request that reuses the id of one still in flight is refused.
 
 use crate::fault::{Faults, Plan};
+use crate::lines::Lines;
 use crate::log::{LogLevel, log};
 use crate::tools::ToolsFile;
 use rmcp::model::{
@@ -32,7 +34,6 @@ use rmcp::model::{
 };
 use rmcp::service::{RequestContext, RoleServer, RxJsonRpcMessage, ServerInitializeError};
 use rmcp::transport::Transport;
-use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::{ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 use std::collections::HashSet;
@@ -356,6 +357,14 @@ impl ServerHandler for Handler {
                 ));
             }
             Err(Interrupted::ClientGone) => {
+                log(
+                    s.log,
+                    LogLevel::Faults,
+                    format_args!(
+                        "request {id}: tools/call `{name}` was held by fault {fault} when the \
+                         input ended; cancelled, not answered"
+                    ),
+                );
                 locked(&s.abandoned).insert(id.clone());
                 return Err(ErrorData::internal_error("the client went away", None));
             }
@@ -382,16 +391,34 @@ impl ServerHandler for Handler {
 
 /// The transport as the service loop sees it: the stdio (or in-process) JSON-RPC lines, with
 /// the mock's rules on top (see the module docs).
-struct Wire<T> {
-    inner: T,
+struct Wire<R, W> {
+    inner: Lines<R, W>,
     session: Arc<Session>,
+    /// Requests received and not yet answered.
+    in_flight: Arc<Mutex<HashSet<RequestId>>>,
 }
 
-impl<T> Transport<RoleServer> for Wire<T>
+/// True when a request names its protocol version in `params._meta` (the stateless protocol
+/// of 2026, served without `initialize`).
+fn names_protocol_version(message: &RxJsonRpcMessage<RoleServer>) -> bool {
+    serde_json::to_value(message).is_ok_and(|v| {
+        v["params"]["_meta"]
+            .get("io.modelcontextprotocol/protocolVersion")
+            .is_some()
+    })
+}
+
+/// The JSON form of a request id, for a reply the line layer writes.
+fn id_json(id: &RequestId) -> Value {
+    serde_json::to_value(id).unwrap_or(Value::Null)
+}
+
+impl<R, W> Transport<RoleServer> for Wire<R, W>
 where
-    T: Transport<RoleServer>,
+    R: AsyncRead + Send + Unpin + 'static,
+    W: AsyncWrite + Send + Unpin + 'static,
 {
-    type Error = T::Error;
+    type Error = std::io::Error;
 
     fn send(
         &mut self,
@@ -410,6 +437,7 @@ where
         };
         let mut write = true;
         if let Some(id) = answered {
+            locked(&self.in_flight).remove(&id);
             locked(&s.answer_anyway).remove(&id);
             if locked(&s.abandoned).remove(&id) {
                 write = false;
@@ -435,18 +463,50 @@ where
                 self.session.stop.cancel();
                 return None;
             };
-            let s = &self.session;
+            let s = self.session.clone();
             let started = s.started.load(Ordering::SeqCst);
             match &message {
-                JsonRpcMessage::Request(r) => match &r.request {
-                    ClientRequest::InitializeRequest(_) => s.started.store(true, Ordering::SeqCst),
-                    ClientRequest::CallToolRequest(call)
-                        if s.faults.ignores_cancel(&call.params.name) =>
-                    {
-                        locked(&s.answer_anyway).insert(r.id.clone());
+                JsonRpcMessage::Request(r) => {
+                    let initialize = matches!(r.request, ClientRequest::InitializeRequest(_));
+                    // A request of the stateless protocol names its version in `_meta`; rmcp
+                    // serves it without a handshake. Any other request needs `initialize`.
+                    if !started && !initialize && !names_protocol_version(&message) {
+                        let ping = matches!(r.request, ClientRequest::PingRequest(_));
+                        self.before_initialize(&r.id, ping);
+                        continue;
                     }
-                    _ => {}
-                },
+                    if !locked(&self.in_flight).insert(r.id.clone()) {
+                        log(
+                            s.log,
+                            LogLevel::Calls,
+                            format_args!("request {}: refused, its id is in flight", r.id),
+                        );
+                        self.inner.reply(&json!({
+                            "jsonrpc": "2.0",
+                            "id": id_json(&r.id),
+                            "error": {
+                                "code": -32600,
+                                "message": format!(
+                                    "Invalid Request: id {} is already used by a request that \
+                                     has not been answered; give each request a new id",
+                                    r.id
+                                ),
+                            },
+                        }));
+                        continue;
+                    }
+                    match &r.request {
+                        ClientRequest::InitializeRequest(_) => {
+                            s.started.store(true, Ordering::SeqCst)
+                        }
+                        ClientRequest::CallToolRequest(call)
+                            if s.faults.ignores_cancel(&call.params.name) =>
+                        {
+                            locked(&s.answer_anyway).insert(r.id.clone());
+                        }
+                        _ => {}
+                    }
+                }
                 JsonRpcMessage::Notification(n) => {
                     if !started {
                         log(
@@ -455,6 +515,13 @@ where
                             format_args!("ignored a notification sent before `initialize`"),
                         );
                         continue;
+                    }
+                    if let ClientNotification::CancelledNotification(c) = &n.notification
+                        && let Some(id) = &c.params.request_id
+                        && !locked(&s.answer_anyway).contains(id)
+                    {
+                        // A cancelled request is never answered: its id is free again.
+                        locked(&self.in_flight).remove(id);
                     }
                     if let ClientNotification::CancelledNotification(c) = &n.notification
                         && let Some(id) = &c.params.request_id
@@ -486,6 +553,39 @@ where
     }
 }
 
+impl<R, W> Wire<R, W>
+where
+    R: AsyncRead + Send + Unpin + 'static,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
+    /// Answers a request sent before `initialize`: a ping is answered (the lifecycle allows
+    /// it), anything else is refused with what to send first.
+    fn before_initialize(&mut self, id: &RequestId, ping: bool) {
+        let s = &self.session;
+        let reply = if ping {
+            json!({"jsonrpc": "2.0", "id": id_json(id), "result": {}})
+        } else {
+            log(
+                s.log,
+                LogLevel::Calls,
+                format_args!("request {id}: refused, the session is not initialized"),
+            );
+            json!({
+                "jsonrpc": "2.0",
+                "id": id_json(id),
+                "error": {
+                    "code": -32600,
+                    "message": "Invalid Request: the session is not initialized; send \
+                                `initialize` (protocolVersion \"2025-06-18\" or \"2025-03-26\") \
+                                and, once answered, `notifications/initialized` before other \
+                                requests",
+                },
+            })
+        };
+        self.inner.reply(&reply);
+    }
+}
+
 /// How a session ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Ended {
@@ -507,8 +607,9 @@ where
     W: AsyncWrite + Send + Unpin + 'static,
 {
     let wire = Wire {
-        inner: AsyncRwTransport::new_server(read, write),
+        inner: Lines::new(read, write, session.log),
         session: session.clone(),
+        in_flight: Arc::default(),
     };
     let stop = session.stop.clone();
     // A shutdown also ends every fault wait, so handlers finish before rmcp's drain.

@@ -20,33 +20,61 @@ fn tools_list_still_answers(s: &mut RawServer, id: i64) {
 }
 
 #[test]
-fn lines_that_are_not_json_are_ignored_and_the_session_goes_on() {
-    let mut s = RawServer::start(&[]);
+fn lines_that_are_not_json_get_a_parse_error_and_the_session_goes_on() {
+    let mut s = RawServer::start(&["--log", "calls"]);
     s.handshake();
-    for junk in [
+    for (i, junk) in [
         &b"garbage"[..],
         b"{",
         b"[1, 2",
         b"\"unterminated",
         b"\xff\xfe\x00binary",
         b"{\"jsonrpc\": \"2.0\", \"id\": 5, \"method\": \"tools/list\"",
-    ] {
+    ]
+    .iter()
+    .enumerate()
+    {
         s.send_raw(junk);
+        let a = s
+            .recv(T)
+            .unwrap_or_else(|| panic!("no answer to junk line {i}"));
+        assert_eq!(a["error"]["code"], -32700, "line {i}: {a}");
+        assert_eq!(a["id"], Value::Null, "line {i}: {a}");
     }
     tools_list_still_answers(&mut s, 2);
-    s.finish();
+    let log = s.finish();
+    assert_eq!(
+        log.matches("answered a line that is not JSON").count(),
+        6,
+        "{log}"
+    );
 }
 
 #[test]
 fn json_that_is_not_a_json_rpc_message_gets_invalid_request() {
     let mut s = RawServer::start(&[]);
     s.handshake();
-    for (i, bad) in [
-        json!({"foo": 1}),
-        json!([]),
-        json!(42),
-        json!({"jsonrpc": "1.0", "id": 3, "method": "tools/list"}),
-        json!([{"jsonrpc": "2.0", "id": 4, "method": "tools/list"}]),
+    for (i, (bad, id)) in [
+        (json!({"foo": 1}), Value::Null),
+        (json!([]), Value::Null),
+        (json!(42), Value::Null),
+        // The id is readable: the error carries it.
+        (
+            json!({"jsonrpc": "1.0", "id": 101, "method": "ping"}),
+            json!(101),
+        ),
+        (
+            json!({"id": "req-7", "method": "tools/list"}),
+            json!("req-7"),
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 9, "result": 1, "error": 2}),
+            json!(9),
+        ),
+        (
+            json!([{"jsonrpc": "2.0", "id": 4, "method": "tools/list"}]),
+            Value::Null,
+        ),
     ]
     .iter()
     .enumerate()
@@ -56,10 +84,44 @@ fn json_that_is_not_a_json_rpc_message_gets_invalid_request() {
             .recv(T)
             .unwrap_or_else(|| panic!("no answer to bad message {i}"));
         assert_eq!(a["error"]["code"], -32600, "message {i}: {a}");
-        assert_eq!(a["id"], Value::Null, "{a}");
+        assert_eq!(&a["id"], id, "message {i}: {a}");
     }
     tools_list_still_answers(&mut s, 2);
     s.finish();
+}
+
+#[test]
+fn a_request_that_reuses_an_id_in_flight_is_refused() {
+    let mut s = RawServer::start(&["--fault", "slow:400", "--log", "calls"]);
+    s.handshake();
+    s.send(&call(2, "get_weather", json!({"city": "Oslo"})));
+    s.send(&call(2, "get_weather", json!({"city": "Lima"})));
+    let refused = s.answer(json!(2), T);
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("id 2 is already used"),
+        "{refused}"
+    );
+    // The first call still gets its own answer, and once answered its id is free again.
+    let first = s.answer(json!(2), T);
+    assert_eq!(
+        first["result"]["structuredContent"]["city"], "Oslo",
+        "{first}"
+    );
+    s.send(&call(2, "get_weather", json!({"city": "Sacramento"})));
+    let again = s.answer(json!(2), T);
+    assert_eq!(
+        again["result"]["structuredContent"]["city"], "Sacramento",
+        "{again}"
+    );
+    let log = s.finish();
+    assert!(
+        log.contains("request 2: refused, its id is in flight"),
+        "{log}"
+    );
 }
 
 #[test]
@@ -122,12 +184,26 @@ fn messages_before_initialize_do_not_end_the_session() {
         a["error"].is_object(),
         "a request before initialize is refused: {a}"
     );
+    // What to do, in the terms of the handshake a 2025-era client knows.
+    let message = a["error"]["message"].as_str().unwrap_or_default();
+    assert_eq!(a["error"]["code"], -32600, "{a}");
+    assert!(
+        message.contains("send `initialize`") && message.contains("notifications/initialized"),
+        "{a}"
+    );
+    // A ping is allowed before the handshake.
+    s.send(&request(52, "ping"));
+    assert_eq!(s.answer(json!(52), T)["result"], json!({}));
     let init = s.handshake();
     assert_eq!(init["result"]["serverInfo"]["name"], "weather-and-docs");
     tools_list_still_answers(&mut s, 2);
     let log = s.finish();
     assert!(
         log.contains("ignored a notification sent before `initialize`"),
+        "{log}"
+    );
+    assert!(
+        log.contains("request 51: refused, the session is not initialized"),
         "{log}"
     );
 }
@@ -178,7 +254,7 @@ fn huge_arguments_are_answered_without_echoing_them() {
 }
 
 #[test]
-fn a_line_over_the_size_limit_is_discarded_and_the_session_goes_on() {
+fn a_line_over_the_size_limit_is_answered_and_the_session_goes_on() {
     let mut s = RawServer::start(&[]);
     s.handshake();
     let over = format!(
@@ -186,9 +262,20 @@ fn a_line_over_the_size_limit_is_discarded_and_the_session_goes_on() {
         "y".repeat(17 << 20)
     );
     s.send_raw(over.as_bytes());
-    // Nesting past serde_json's recursion limit is unparsable too.
+    let a = s.recv(T).expect("the over-long line is answered");
+    assert_eq!(a["error"]["code"], -32600, "{a}");
+    assert_eq!(a["id"], Value::Null, "{a}");
+    assert!(
+        a["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("over this server's limit"),
+        "{a}"
+    );
+    // Nesting past serde_json's recursion limit is unparsable.
     let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
     s.send_raw(deep.as_bytes());
+    assert_eq!(s.recv(T).expect("answered")["error"]["code"], -32700);
     tools_list_still_answers(&mut s, 3);
     s.finish();
 }
@@ -216,7 +303,7 @@ fn stdout_carries_only_json_rpc_and_the_log_goes_to_stderr() {
 
 #[test]
 fn end_of_input_stops_a_hanging_mock_at_once() {
-    let mut s = RawServer::start(&["--fault", "hang"]);
+    let mut s = RawServer::start(&["--fault", "hang", "--log", "faults"]);
     s.handshake();
     for id in 2..102 {
         s.send(&call(id, "get_weather", json!({"city": "Oslo"})));
@@ -231,10 +318,17 @@ fn end_of_input_stops_a_hanging_mock_at_once() {
         took < Duration::from_millis(1000),
         "no drain wait: {took:?}"
     );
-    // The hung calls are never answered, not even with an error.
+    // The hung calls are never answered, not even with an error, and the log says so.
     if let Some(m) = s.recv(Duration::from_millis(200)) {
         panic!("nothing is written for calls the fault held: {m}");
     }
+    let log = s.stderr();
+    assert_eq!(
+        log.matches("was held by fault hang when the input ended; cancelled, not answered")
+            .count(),
+        100,
+        "{log}"
+    );
 }
 
 #[test]
