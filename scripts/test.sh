@@ -41,4 +41,17 @@ step "the quick start's main job, and the library example"
 cargo run --quiet -p mcptest-cli -- run --config examples/offline-trace-validation.yml > /dev/null
 cargo run --quiet --example replay > /dev/null
 
+# The fuzz targets (fuzz/) need a nightly toolchain; a short smoke of each runs when one is
+# on the machine (cargo-fuzz is installed when missing), and the script says so when not.
+step "fuzz smoke (cargo fuzz, ${MCPTEST_FUZZ_SECONDS:-10} s per target)"
+if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
+    if ! cargo fuzz --version >/dev/null 2>&1; then
+        cargo install cargo-fuzz --locked
+    fi
+    fuzz/run.sh "${MCPTEST_FUZZ_SECONDS:-10}"
+else
+    echo "no nightly toolchain on this machine: the fuzz smoke did not run" \
+        "(rustup toolchain install nightly, then fuzz/run.sh)"
+fi
+
 printf '\nall checks passed\n'

@@ -163,6 +163,15 @@ mod mock;
 mod server;
 mod tools;
 
+/// Entry points for the fuzz targets in `fuzz/` (built only by `cargo fuzz`).
+#[cfg(fuzzing)]
+pub mod fuzzing {
+    /// Reads one line as the mock's JSON-RPC layer does (parse, check, or the error to send).
+    pub fn json_rpc_line(line: &[u8]) -> bool {
+        matches!(crate::lines::check(line), crate::lines::Checked::Message(_))
+    }
+}
+
 pub use fault::{Fault, FaultParseError};
 pub use load::{LoadError, MAX_TOOLS_FILE_BYTES, Problem};
 pub use log::LogLevel;
