@@ -293,11 +293,7 @@ impl ServerHandler for Handler {
         );
         Err(ErrorData::new(
             ErrorCode::METHOD_NOT_FOUND,
-            format!(
-                "method not found: `{}`; this mock serves initialize, ping, tools/list, \
-                 tools/call, resources/list and resources/read",
-                crate::tools::cut(&request.method, 200)
-            ),
+            not_served(&request.method),
             None,
         ))
     }
@@ -408,6 +404,16 @@ fn names_protocol_version(message: &RxJsonRpcMessage<RoleServer>) -> bool {
     })
 }
 
+/// The Method not found message for `method`.
+fn not_served(method: &str) -> String {
+    format!(
+        "method not found: `{}`; this mock serves initialize, ping, tools/list, tools/call, \
+         and resources/list, resources/read and resources/templates/list when its tools file \
+         has resources",
+        crate::tools::cut(method, 200)
+    )
+}
+
 /// The JSON form of a request id, for a reply the line layer writes.
 fn id_json(id: &RequestId) -> Value {
     serde_json::to_value(id).unwrap_or(Value::Null)
@@ -473,6 +479,20 @@ where
                     if !started && !initialize && !names_protocol_version(&message) {
                         let ping = matches!(r.request, ClientRequest::PingRequest(_));
                         self.before_initialize(&r.id, ping);
+                        continue;
+                    }
+                    if !self.serves(&r.request) {
+                        let method = r.request.method();
+                        log(
+                            s.log,
+                            LogLevel::Calls,
+                            format_args!("unknown method `{}`", crate::tools::cut(method, 80)),
+                        );
+                        self.inner.reply(&json!({
+                            "jsonrpc": "2.0",
+                            "id": id_json(&r.id),
+                            "error": {"code": -32601, "message": not_served(method)},
+                        }));
                         continue;
                     }
                     if !locked(&self.in_flight).insert(r.id.clone()) {
@@ -558,6 +578,26 @@ where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
 {
+    /// True for the methods the mock declares: the lifecycle, tools, and resources when the
+    /// tools file has some. A method of any other capability (prompts, completions, logging,
+    /// subscriptions, tasks) is not found, as the capabilities it announced say. A method rmcp
+    /// does not know reaches the handler, which answers it.
+    fn serves(&self, request: &ClientRequest) -> bool {
+        let resources = !self.session.file.resources.is_empty();
+        match request {
+            ClientRequest::PingRequest(_)
+            | ClientRequest::InitializeRequest(_)
+            | ClientRequest::DiscoverRequest(_)
+            | ClientRequest::ListToolsRequest(_)
+            | ClientRequest::CallToolRequest(_)
+            | ClientRequest::CustomRequest(_) => true,
+            ClientRequest::ListResourcesRequest(_)
+            | ClientRequest::ReadResourceRequest(_)
+            | ClientRequest::ListResourceTemplatesRequest(_) => resources,
+            _ => false,
+        }
+    }
+
     /// Answers a request sent before `initialize`: a ping is answered (the lifecycle allows
     /// it), anything else is refused with what to send first.
     fn before_initialize(&mut self, id: &RequestId, ping: bool) {

@@ -91,6 +91,45 @@ fn json_that_is_not_a_json_rpc_message_gets_invalid_request() {
 }
 
 #[test]
+fn methods_of_capabilities_the_mock_does_not_declare_are_not_found() {
+    let mut s = RawServer::start(&[]);
+    let init = s.handshake();
+    let declared = init["result"]["capabilities"].as_object().unwrap();
+    assert!(!declared.contains_key("prompts") && !declared.contains_key("completions"));
+    for (id, method, params) in [
+        (2, "prompts/list", json!({})),
+        (3, "prompts/get", json!({"name": "x"})),
+        (
+            4,
+            "completion/complete",
+            json!({"ref": {"type": "ref/prompt", "name": "x"}, "argument": {"name": "a", "value": "b"}}),
+        ),
+        (5, "logging/setLevel", json!({"level": "info"})),
+        (
+            6,
+            "resources/subscribe",
+            json!({"uri": "docs://guides/install"}),
+        ),
+    ] {
+        s.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let a = s.answer(json!(id), T);
+        assert_eq!(a["error"]["code"], -32601, "{method}: {a}");
+        assert!(
+            a["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("`{method}`")),
+            "{a}"
+        );
+    }
+    // Resources are declared (the example file has some): their methods are served.
+    s.send(&request(7, "resources/templates/list"));
+    assert!(s.answer(json!(7), T)["result"]["resourceTemplates"].is_array());
+    tools_list_still_answers(&mut s, 8);
+    s.finish();
+}
+
+#[test]
 fn a_request_that_reuses_an_id_in_flight_is_refused() {
     let mut s = RawServer::start(&["--fault", "slow:400", "--log", "calls"]);
     s.handshake();
