@@ -23,16 +23,19 @@ mkdir -p fuzz/seeds/tools_file
 cp "$examples/tools.yml" fuzz/seeds/tools_file/tools.yml
 
 cargo +nightly fuzz build --fuzz-dir fuzz
+logs=fuzz/target/logs
+mkdir -p "$logs"
 for target in cassette suite tools_file target matcher validate_trace narrative json_rpc_line; do
   corpus="fuzz/corpus/$target"
   mkdir -p "$corpus"
   echo "fuzz: $target for ${seconds}s"
-  cargo +nightly fuzz run --fuzz-dir fuzz "$target" "$corpus" "$(seeds_of "$target")" -- \
-    -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 2>&1 |
-    grep -E "^(stat::number_of_executed_units|stat::new_units_added|==[0-9]+==|SUMMARY|Done)" || true
-  # A crash leaves its input behind: fail on it.
-  if compgen -G "fuzz/artifacts/$target/*" > /dev/null; then
-    echo "fuzz: $target found a failing input: $(ls fuzz/artifacts/$target)" >&2
+  if ! cargo +nightly fuzz run --fuzz-dir fuzz "$target" "$corpus" "$(seeds_of "$target")" -- \
+    -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 \
+    > "$logs/$target.log" 2>&1; then
+    # A crash, a hang or running out of memory: the input is kept under fuzz/artifacts/.
+    tail -n 40 "$logs/$target.log" >&2
+    echo "fuzz: $target failed; failing inputs: $(ls "fuzz/artifacts/$target" 2>/dev/null)" >&2
     exit 1
   fi
+  grep -E "^(Done|stat::number_of_executed_units|stat::new_units_added)" "$logs/$target.log"
 done

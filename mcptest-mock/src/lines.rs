@@ -9,6 +9,7 @@
 //! * A line longer than [`MAX_LINE`] is read to its end, not kept, and answered with an
 //!   Invalid Request error (its id cannot be read without keeping it).
 //! * A notification that rmcp cannot read is dropped (a notification is never answered).
+//! * A last line without its `\n` is read like any other.
 //!
 //! Each reply is written under the same lock as rmcp's own messages, so lines never
 //! interleave; each such decision is logged.
@@ -176,8 +177,8 @@ where
         }));
     }
 
-    /// Reads up to the next `\n`. Each step appends what one buffer fill holds, so a read
-    /// that is dropped midway resumes where it stopped.
+    /// Reads up to the next `\n` (or the end of input). Each step appends what one buffer
+    /// fill holds, so a read that is dropped midway resumes where it stopped.
     async fn read_line(&mut self) -> Read {
         loop {
             let available = match self.read.fill_buf().await {
@@ -185,7 +186,15 @@ where
                 Err(e) => return Read::Io(e),
             };
             if available.is_empty() {
-                return Read::Eof;
+                // A last line without its `\n` is still a line: nothing sent is lost.
+                let skipped = std::mem::take(&mut self.skipped);
+                return if skipped > 0 {
+                    Read::Oversized(skipped)
+                } else if self.line.is_empty() {
+                    Read::Eof
+                } else {
+                    Read::Line
+                };
             }
             let (take, done) = match available.iter().position(|&b| b == b'\n') {
                 Some(i) => (i + 1, true),

@@ -415,6 +415,21 @@ fn a_cancelled_slow_call_is_never_answered() {
 }
 
 #[test]
+fn a_last_request_without_a_newline_is_answered() {
+    let mut s = RawServer::start(&[]);
+    s.handshake();
+    s.send_unterminated(&request(2, "tools/list"));
+    s.close_stdin();
+    let a = s.answer(json!(2), T);
+    assert_eq!(
+        a["result"]["tools"].as_array().map(Vec::len),
+        Some(5),
+        "{a}"
+    );
+    s.finish();
+}
+
+#[test]
 fn requests_piped_in_are_all_answered_before_exit() {
     let mut s = RawServer::start(&[]);
     s.send(&common::initialize());

@@ -101,6 +101,15 @@ impl RawServer {
         stdin.flush().expect("flush");
     }
 
+    /// Writes one JSON-RPC message without the newline that ends a line.
+    pub fn send_unterminated(&mut self, message: &Value) {
+        let stdin = self.stdin.as_mut().expect("stdin still open");
+        stdin
+            .write_all(message.to_string().as_bytes())
+            .expect("write to the mock");
+        stdin.flush().expect("flush");
+    }
+
     /// Writes one JSON-RPC message.
     pub fn send(&mut self, message: &Value) {
         self.send_raw(message.to_string().as_bytes());
