@@ -8,11 +8,14 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    if let Ok(suite) = Suite::from_yaml_str("fuzz.yml", text) {
-        for agent in suite.filter("") {
-            let _ = mcptest_core::suite::cell_label(agent);
+    match Suite::from_yaml_str("fuzz.yml", text) {
+        Ok(suite) => {
+            for agent in suite.filter("") {
+                let _ = mcptest_core::suite::cell_label(agent);
+            }
         }
-    } else if let Err(e) = Suite::from_yaml_str("fuzz.yml", text) {
-        let _ = e.to_string();
+        Err(e) => {
+            let _ = e.to_string();
+        }
     }
 });

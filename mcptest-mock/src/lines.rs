@@ -15,6 +15,7 @@
 //! interleave; each such decision is logged.
 
 use crate::log::{LogLevel, log};
+use crate::tools::cut;
 use rmcp::model::ServerJsonRpcMessage;
 use rmcp::service::{RoleServer, RxJsonRpcMessage};
 use rmcp::transport::Transport;
@@ -40,16 +41,8 @@ pub(crate) enum Checked {
 }
 
 /// An error response with `id` (null when unreadable).
-fn error_reply(id: Value, code: i64, message: String) -> Value {
+pub(crate) fn error_reply(id: Value, code: i64, message: String) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
-}
-
-/// At most `max` characters of `s`, with `...` when cut.
-fn cut(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        Some((b, _)) => format!("{}...", &s[..b]),
-        None => s.to_string(),
-    }
 }
 
 /// Reads one line (without its `\n`) as the mock's protocol layer does.

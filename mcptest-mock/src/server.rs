@@ -22,7 +22,7 @@
 //! request that reuses the id of one still in flight is refused.
 
 use crate::fault::{Faults, Plan};
-use crate::lines::Lines;
+use crate::lines::{Lines, error_reply};
 use crate::log::{LogLevel, log};
 use crate::tools::ToolsFile;
 use rmcp::model::{
@@ -488,11 +488,8 @@ where
                             LogLevel::Calls,
                             format_args!("unknown method `{}`", crate::tools::cut(method, 80)),
                         );
-                        self.inner.reply(&json!({
-                            "jsonrpc": "2.0",
-                            "id": id_json(&r.id),
-                            "error": {"code": -32601, "message": not_served(method)},
-                        }));
+                        self.inner
+                            .reply(&error_reply(id_json(&r.id), -32601, not_served(method)));
                         continue;
                     }
                     if !locked(&self.in_flight).insert(r.id.clone()) {
@@ -501,18 +498,15 @@ where
                             LogLevel::Calls,
                             format_args!("request {}: refused, its id is in flight", r.id),
                         );
-                        self.inner.reply(&json!({
-                            "jsonrpc": "2.0",
-                            "id": id_json(&r.id),
-                            "error": {
-                                "code": -32600,
-                                "message": format!(
-                                    "Invalid Request: id {} is already used by a request that \
-                                     has not been answered; give each request a new id",
-                                    r.id
-                                ),
-                            },
-                        }));
+                        self.inner.reply(&error_reply(
+                            id_json(&r.id),
+                            -32600,
+                            format!(
+                                "Invalid Request: id {} is already used by a request that has \
+                                 not been answered; give each request a new id",
+                                r.id
+                            ),
+                        ));
                         continue;
                     }
                     match &r.request {
@@ -610,17 +604,14 @@ where
                 LogLevel::Calls,
                 format_args!("request {id}: refused, the session is not initialized"),
             );
-            json!({
-                "jsonrpc": "2.0",
-                "id": id_json(id),
-                "error": {
-                    "code": -32600,
-                    "message": "Invalid Request: the session is not initialized; send \
-                                `initialize` (protocolVersion \"2025-06-18\" or \"2025-03-26\") \
-                                and, once answered, `notifications/initialized` before other \
-                                requests",
-                },
-            })
+            error_reply(
+                id_json(id),
+                -32600,
+                "Invalid Request: the session is not initialized; send `initialize` \
+                 (protocolVersion \"2025-06-18\" or \"2025-03-26\") and, once answered, \
+                 `notifications/initialized` before other requests"
+                    .to_string(),
+            )
         };
         self.inner.reply(&reply);
     }

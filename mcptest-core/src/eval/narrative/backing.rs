@@ -348,7 +348,7 @@ impl Relation {
             if self.wanted.get(i).copied().unwrap_or(false) {
                 self.out.push(w << 1);
             }
-            self.kin.related(w, vocab.word(w), &mut self.out);
+            self.kin.related(w, vocab, &mut self.out);
             self.memo[i] = (first, self.out.len() as u32);
         }
         let (a, b) = self.memo[i];
@@ -361,27 +361,29 @@ impl Relation {
 struct KinWords {
     /// Claim word ids by a hash of their first characters (a shared bucket is harmless:
     /// every candidate is checked by prefix).
-    buckets: HashMap<u64, Vec<(u32, Box<str>)>>,
+    buckets: HashMap<u64, Vec<u32>>,
 }
 
 impl KinWords {
     fn add(&mut self, id: u32, word: &str) {
         if let Some(key) = kin_key(word) {
-            self.buckets.entry(key).or_default().push((id, word.into()));
+            self.buckets.entry(key).or_default().push(id);
         }
     }
 
     /// Appends `o << 1 | 1` for each claim word `o` other than `word` that begins it or that
     /// it begins (both at least [`MIN_KIN`] characters long).
-    fn related(&self, id: u32, word: &str, out: &mut Vec<u32>) {
+    fn related(&self, id: u32, vocab: &Vocab<'_>, out: &mut Vec<u32>) {
         if self.buckets.is_empty() {
             return;
         }
+        let word = vocab.word(id);
         let Some(bucket) = kin_key(word).and_then(|k| self.buckets.get(&k)) else {
             return;
         };
-        for (o, text) in bucket {
-            if *o != id && (word.starts_with(&**text) || text.starts_with(word)) {
+        for &o in bucket {
+            let text = vocab.word(o);
+            if o != id && (word.starts_with(text) || text.starts_with(word)) {
                 out.push((o << 1) | 1);
             }
         }
@@ -414,19 +416,22 @@ mod tests {
 
     #[test]
     fn kin_is_a_shared_prefix_of_three_characters() {
+        let mut vocab = Vocab::default();
+        let [bag, baggage, ba, bagg] =
+            ["bag", "baggage", "ba", "bagg"].map(|w| vocab.intern_borrowed(w));
         let mut k = KinWords::default();
-        k.add(1, "bag");
-        k.add(2, "baggage");
-        k.add(3, "ba");
+        for id in [bag, baggage, ba] {
+            k.add(id, vocab.word(id));
+        }
         let mut out = Vec::new();
-        k.related(7, "bagg", &mut out);
-        assert_eq!(out, vec![(1 << 1) | 1, (2 << 1) | 1]);
+        k.related(bagg, &vocab, &mut out);
+        assert_eq!(out, vec![(bag << 1) | 1, (baggage << 1) | 1]);
         out.clear();
         // A word is not its own kin, and two-character words take no part.
-        k.related(1, "bag", &mut out);
-        assert_eq!(out, vec![(2 << 1) | 1]);
+        k.related(bag, &vocab, &mut out);
+        assert_eq!(out, vec![(baggage << 1) | 1]);
         out.clear();
-        k.related(8, "ba", &mut out);
+        k.related(ba, &vocab, &mut out);
         assert!(out.is_empty());
     }
 }
