@@ -17,8 +17,8 @@
 use mcptest_core::eval::{ExpectedCall, ExpectedTrace, MatchMode, RecoveryBudget, TrajectoryAxes};
 use mcptest_core::matchers::Matcher;
 use mcptest_core::spec::{
-    Expectation, Fault as CoreFault, FaultKind, FaultTarget, NarrativeGate, ReliabilityGate,
-    StabilityGate,
+    Expectation, Fault as CoreFault, FaultKind, FaultTarget, Inconclusive, NarrativeGate,
+    ReliabilityGate, StabilityGate,
 };
 use mcptest_core::suggest::did_you_mean;
 use serde_json::{Value, json};
@@ -338,17 +338,45 @@ impl Narrative {
 /// The reliability gate over the per-run verdicts of a cassette.
 ///
 /// With no bound it applies the default gate `reliability.pass_at_k >= 100` (some run passed);
-/// `min_passhat_k(100)` asks that every run passed.
+/// `min_passhat_k(100)` asks that every run passed. [`min_pass_rate`](Self::min_pass_rate)
+/// decides by the Wilson interval instead: pass, fail, or inconclusive when the runs cannot
+/// tell (which passes unless [`inconclusive_fails`](Self::inconclusive_fails)).
 ///
 /// ```
 /// use mcptest::prelude::*;
 /// let r = Reliability::default().min_passhat_k(60);
-/// # let _ = r;
+/// let decided = Reliability::default().min_pass_rate(0.9).confidence(0.95);
+/// # let _ = (r, decided);
 /// ```
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Reliability(GateAsserts);
+pub struct Reliability(GateAsserts, PassRate);
+
+/// The pass-rate decision of a [`Reliability`] gate.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+struct PassRate {
+    min_pass_rate: Option<f64>,
+    confidence: Option<f64>,
+    inconclusive_fails: bool,
+}
 
 impl Reliability {
+    /// The runs must support a pass rate of at least `floor` (0..=1): the Wilson interval's
+    /// lower bound at [`confidence`](Self::confidence) (0.95 by default) must reach it. When
+    /// the interval straddles `floor` the cell is inconclusive.
+    pub fn min_pass_rate(mut self, floor: f64) -> Self {
+        self.1.min_pass_rate = Some(floor);
+        self
+    }
+    /// The confidence of the pass-rate interval, strictly between 0 and 1.
+    pub fn confidence(mut self, confidence: f64) -> Self {
+        self.1.confidence = Some(confidence);
+        self
+    }
+    /// An inconclusive pass-rate verdict fails the cell (by default it is reported and passes).
+    pub fn inconclusive_fails(mut self) -> Self {
+        self.1.inconclusive_fails = true;
+        self
+    }
     /// `reliability.pass_at_k` (100 when any run passed, else 0) is at least `floor`.
     pub fn min_pass_at_k(mut self, floor: u32) -> Self {
         self.0
@@ -523,10 +551,17 @@ impl From<NarrativeGate> for Narrative {
 
 impl From<ReliabilityGate> for Reliability {
     fn from(g: ReliabilityGate) -> Self {
-        Reliability(GateAsserts {
-            expect: g.expect,
-            errors: vec![],
-        })
+        Reliability(
+            GateAsserts {
+                expect: g.expect,
+                errors: vec![],
+            },
+            PassRate {
+                min_pass_rate: g.min_pass_rate,
+                confidence: g.confidence,
+                inconclusive_fails: g.inconclusive == Inconclusive::Fail,
+            },
+        )
     }
 }
 
@@ -542,7 +577,17 @@ pub(crate) fn narrative_parts(n: Narrative) -> (NarrativeGate, Vec<String>) {
 }
 
 pub(crate) fn reliability_parts(r: Reliability) -> (ReliabilityGate, Vec<String>) {
-    (ReliabilityGate { expect: r.0.expect }, r.0.errors)
+    let gate = ReliabilityGate {
+        expect: r.0.expect,
+        min_pass_rate: r.1.min_pass_rate,
+        confidence: r.1.confidence,
+        inconclusive: if r.1.inconclusive_fails {
+            Inconclusive::Fail
+        } else {
+            Inconclusive::Pass
+        },
+    };
+    (gate, r.0.errors)
 }
 
 #[cfg(test)]

@@ -7,7 +7,8 @@
 //!
 //! Targets of `expect` assertions resolve, through the same selector as trace targets, against
 //! a **metrics object**: the run's envelope (`tool_calls`, `tool_results`, ...) plus one object
-//! per declared gate (`trajectory.passed`, `trajectory.mismatch_count`,
+//! per declared gate (`trajectory.passed`, `trajectory.mismatch_count`, `trajectory.score`,
+//! `trajectory.precision`, `trajectory.recall`, `trajectory.edit_distance`,
 //! `trajectory.dependency_satisfaction`, `golden_path.penalty`, `narrative.claimed_but_absent`,
 //! `recovery.time_to_detection_ms`, ...; and `stability.*`, `reliability.*` for the cross-run
 //! cells). Pass/fail flags appear there as 1 or 0, so numeric matchers gate them.
@@ -35,14 +36,15 @@
 //! ```
 
 use crate::eval::{
-    Divergence, ToolHints, check_narrative_with, find_faulted_call, recovery_marks_from_trace,
-    score_golden_path, score_recovery, score_trajectory_axes, summarize, trace_stability,
-    trace_stability_evidence, validate_trace,
+    Divergence, PassRateDecision, ToolHints, check_narrative_with, decide_pass_rate,
+    find_faulted_call, recovery_marks_from_trace, score_golden_path, score_recovery,
+    score_trajectory_axes, summarize, trace_stability, trace_stability_evidence, validate_trace,
+    wilson_interval,
 };
 use crate::json::canonical;
 use crate::matchers::Matcher;
 use crate::select::Step;
-use crate::spec::{AgentSpec, Expectation};
+use crate::spec::{AgentSpec, Expectation, Inconclusive, ReliabilityGate};
 use crate::trace::Run;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -62,6 +64,33 @@ pub struct GateResult {
     pub summary: String,
     /// Further lines: mismatches, diffs, reasons.
     pub details: Vec<String>,
+    /// True when the gate could not decide (a pass-rate interval that straddles its floor);
+    /// `passed` then says whether the gate lets the cell pass anyway.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub inconclusive: bool,
+}
+
+/// A cell's verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Every gate held.
+    Pass,
+    /// A gate failed.
+    Fail,
+    /// No gate failed, and one could not decide (see [`GateResult::inconclusive`]).
+    Inconclusive,
+}
+
+impl Outcome {
+    /// `PASS`, `FAIL` or `INCONCLUSIVE`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Outcome::Pass => "PASS",
+            Outcome::Fail => "FAIL",
+            Outcome::Inconclusive => "INCONCLUSIVE",
+        }
+    }
 }
 
 /// Everything one cell found.
@@ -85,6 +114,17 @@ impl CellReport {
         self.gates.iter().all(|g| g.passed || g.advisory)
     }
 
+    /// Pass, fail, or inconclusive (no failure, and a gate that could not decide).
+    pub fn outcome(&self) -> Outcome {
+        if !self.passed() {
+            Outcome::Fail
+        } else if self.gates.iter().any(|g| g.inconclusive && !g.advisory) {
+            Outcome::Inconclusive
+        } else {
+            Outcome::Pass
+        }
+    }
+
     /// The rows that decided a failure.
     pub fn failures(&self) -> impl Iterator<Item = &GateResult> {
         self.gates.iter().filter(|g| !g.passed && !g.advisory)
@@ -95,11 +135,7 @@ impl CellReport {
         let mut out = String::new();
         let _ = writeln!(out, "agent: {}", self.agent);
         let _ = writeln!(out, "cell: {}", self.cell);
-        let _ = writeln!(
-            out,
-            "verdict: {}",
-            if self.passed() { "PASS" } else { "FAIL" }
-        );
+        let _ = writeln!(out, "verdict: {}", self.outcome().label());
         if !self.calls.is_empty() {
             let _ = writeln!(out, "calls:");
             for (i, c) in self.calls.iter().enumerate() {
@@ -108,11 +144,13 @@ impl CellReport {
         }
         let _ = writeln!(out, "gates:");
         for g in &self.gates {
-            let status = match (g.passed, g.advisory) {
-                (true, false) => "PASS",
-                (false, false) => "FAIL",
-                (true, true) => "PASS (advisory)",
-                (false, true) => "FAIL (advisory)",
+            let status = match (g.passed, g.advisory, g.inconclusive) {
+                (true, false, true) => "INCONCLUSIVE",
+                (false, false, true) => "FAIL (inconclusive)",
+                (true, false, false) => "PASS",
+                (false, false, false) => "FAIL",
+                (true, true, _) => "PASS (advisory)",
+                (false, true, _) => "FAIL (advisory)",
             };
             let _ = writeln!(out, "  {status} {}: {}", g.gate, g.summary);
             for d in &g.details {
@@ -134,6 +172,7 @@ fn row(gate: &str, passed: bool, summary: String, details: Vec<String>) -> GateR
         advisory: false,
         summary,
         details,
+        inconclusive: false,
     }
 }
 
@@ -163,6 +202,7 @@ pub fn check_expectation(e: &Expectation, view: &Value) -> GateResult {
         advisory: e.advisory,
         summary: format!("{} {}", e.target, matcher_text(&e.matcher)),
         details,
+        inconclusive: false,
     }
 }
 
@@ -193,27 +233,54 @@ pub fn evaluate_run(spec: &AgentSpec, cell: &str, run: &Run) -> CellReport {
             Ok(v) => {
                 traj.insert("passed".into(), flag(v.passed));
                 traj.insert("mismatch_count".into(), json!(v.mismatches.len()));
-                if !targets(&spec.expect, "trajectory", &["passed", "mismatch_count"]) {
-                    gates.push(row(
-                        "trajectory",
-                        v.passed,
-                        format!(
-                            "{}, {} reference call(s), {} mismatch(es)",
-                            t.mode,
-                            t.calls.len(),
-                            v.mismatches.len()
-                        ),
-                        v.mismatches
-                            .iter()
-                            .flat_map(|m| {
-                                m.to_string()
-                                    .lines()
-                                    .map(str::to_string)
-                                    .collect::<Vec<_>>()
-                            })
-                            .collect(),
-                    ));
+                traj.insert("matched".into(), json!(v.matched));
+                traj.insert("precision".into(), json!(v.precision));
+                traj.insert("recall".into(), json!(v.recall));
+                traj.insert("score".into(), json!(v.score));
+                traj.insert("edit_distance".into(), json!(v.edits.len()));
+                let lines = |s: String| s.lines().map(str::to_string).collect::<Vec<_>>();
+                let mut details: Vec<String> = v
+                    .mismatches
+                    .iter()
+                    .flat_map(|m| lines(m.to_string()))
+                    .collect();
+                if !v.edits.is_empty() {
+                    details.push(v.edits_heading());
+                    for (k, e) in v.edits.iter().enumerate() {
+                        details.extend(lines(format!("  {}. {e}", k + 1)));
+                    }
                 }
+                let mut r = row(
+                    "trajectory",
+                    v.passed,
+                    format!(
+                        "{}, {} reference call(s), {} mismatch(es), score {:.3} (precision \
+                         {:.3}, recall {:.3})",
+                        t.mode,
+                        t.calls.len(),
+                        v.mismatches.len(),
+                        v.score,
+                        v.precision,
+                        v.recall
+                    ),
+                    details,
+                );
+                // An assertion on the trajectory's report replaces the pass/fail gate; the
+                // row stays, advisory, so the mismatches and the edit script still show.
+                r.advisory = targets(
+                    &spec.expect,
+                    "trajectory",
+                    &[
+                        "passed",
+                        "mismatch_count",
+                        "matched",
+                        "precision",
+                        "recall",
+                        "score",
+                        "edit_distance",
+                    ],
+                );
+                gates.push(r);
             }
             Err(e) => gates.push(row(
                 "trajectory",
@@ -501,8 +568,17 @@ pub fn target_scale(gate: &str, field: &str) -> Option<Scale> {
 pub fn evaluate_reliability(spec: &AgentSpec, cell: &str, verdicts: &[bool]) -> Option<CellReport> {
     let gate = spec.reliability.as_ref()?;
     let s = summarize(verdicts);
+    let passes = verdicts.iter().filter(|&&v| v).count();
+    let (lower, upper) = wilson_interval(passes as u64, verdicts.len() as u64, gate.confidence())
+        .unwrap_or((0.0, 1.0));
+    let pass_rate = if verdicts.is_empty() {
+        0.0
+    } else {
+        passes as f64 / verdicts.len() as f64
+    };
     let view = json!({"reliability": {
-        "runs": s.runs, "pass_at_k": s.pass_at_k, "passhat_k": s.passhat_k,
+        "runs": s.runs, "passes": passes, "pass_rate": pass_rate, "lower_bound": lower,
+        "upper_bound": upper, "pass_at_k": s.pass_at_k, "passhat_k": s.passhat_k,
         "decay_curve": s.decay_curve, "variance_amplification": s.variance_amplification,
         "graceful_degradation": s.graceful_degradation}});
     let outcomes: String = verdicts
@@ -520,6 +596,11 @@ pub fn evaluate_reliability(spec: &AgentSpec, cell: &str, verdicts: &[bool]) -> 
         s.variance_amplification,
         s.graceful_degradation
     );
+    if let Some(floor) = gate.min_pass_rate {
+        return Some(pass_rate_cell(
+            spec, cell, gate, floor, verdicts, view, summary,
+        ));
+    }
     let default = (s.pass_at_k >= 100)
         .then_some(())
         .ok_or_else(|| "default gate reliability.pass_at_k >= 100 failed: no run passed".into());
@@ -535,6 +616,55 @@ pub fn evaluate_reliability(spec: &AgentSpec, cell: &str, verdicts: &[bool]) -> 
             expect: &gate.expect,
         },
     ))
+}
+
+/// The reliability cell of a gate with `min_pass_rate`: one row with the Wilson decision,
+/// then the gate's own assertions.
+fn pass_rate_cell(
+    spec: &AgentSpec,
+    cell: &str,
+    gate: &ReliabilityGate,
+    floor: f64,
+    verdicts: &[bool],
+    view: Value,
+    summary: String,
+) -> CellReport {
+    let mut gates = Vec::new();
+    match decide_pass_rate(verdicts, floor, gate.confidence()) {
+        Ok(v) => {
+            let inconclusive = v.decision == PassRateDecision::Inconclusive;
+            let passed = match v.decision {
+                PassRateDecision::Pass => true,
+                PassRateDecision::Fail => false,
+                PassRateDecision::Inconclusive => gate.inconclusive == Inconclusive::Pass,
+            };
+            let mut details = vec![summary];
+            if inconclusive {
+                details.push(v.advice());
+                if !passed {
+                    details.push("`inconclusive: fail` makes an undecided gate fail".into());
+                }
+            }
+            gates.push(GateResult {
+                inconclusive,
+                ..row("reliability", passed, v.to_string(), details)
+            });
+        }
+        Err(e) => gates.push(row(
+            "reliability",
+            false,
+            "the pass-rate decision cannot be made".into(),
+            vec![e.to_string()],
+        )),
+    }
+    gates.extend(gate_expectations("reliability", &gate.expect, &view));
+    CellReport {
+        agent: spec.name.clone(),
+        cell: cell.into(),
+        calls: vec![],
+        gates,
+        metrics: view,
+    }
 }
 
 /// What a cross-run cell holds before its rows are laid out.
@@ -565,6 +695,7 @@ fn cross_run_cell(spec: &AgentSpec, cell: &str, c: CrossRun<'_>) -> CellReport {
             advisory: true,
             summary: c.summary,
             details: c.details,
+            inconclusive: false,
         });
         gates.extend(gate_expectations(c.gate, c.expect, &c.view));
     }

@@ -192,6 +192,45 @@ impl AgentSpec {
                 format!("`max_divergence_score` is a number from 0 to 1, found {c}"),
             );
         }
+        if let Some(g) = &self.reliability {
+            if let Some(p) = g.min_pass_rate
+                && !(0.0..=1.0).contains(&p)
+            {
+                err(
+                    "reliability.min_pass_rate",
+                    SpecErrorKind::PassRate,
+                    format!("`min_pass_rate` is a number from 0 to 1 (0.9 for 90%), found {p}"),
+                );
+            }
+            if let Some(c) = g.confidence
+                && !(c > 0.0 && c < 1.0)
+            {
+                err(
+                    "reliability.confidence",
+                    SpecErrorKind::PassRate,
+                    format!(
+                        "`confidence` is a number strictly between 0 and 1 (0.95 for 95%), \
+                         found {c}"
+                    ),
+                );
+            }
+            if g.min_pass_rate.is_none()
+                && (g.confidence.is_some() || g.inconclusive != Inconclusive::Pass)
+            {
+                let field = if g.confidence.is_some() {
+                    "reliability.confidence"
+                } else {
+                    "reliability.inconclusive"
+                };
+                err(
+                    field,
+                    SpecErrorKind::PassRate,
+                    "`confidence` and `inconclusive` qualify a pass-rate decision: add \
+                     `min_pass_rate: 0.9` (the pass rate the runs must support)"
+                        .into(),
+                );
+            }
+        }
         if self.recovery.is_some() && self.inject.is_empty() {
             err(
                 "recovery",
@@ -370,6 +409,9 @@ pub enum SpecErrorKind {
     StabilityNeedsRuns,
     /// `max_divergence_score` outside 0..=1.
     Ceiling,
+    /// A `reliability:` pass-rate decision that cannot be made (`min_pass_rate` outside
+    /// 0..=1, `confidence` outside (0, 1), or either qualifier without `min_pass_rate`).
+    PassRate,
     /// A recovery gate with no injected fault.
     RecoveryWithoutFault,
     /// A model-graded matcher in a gating assertion.
@@ -404,6 +446,11 @@ pub const GATE_METRICS: &[(&str, &[&str])] = &[
 pub const TRAJECTORY_METRICS: &[&str] = &[
     "passed",
     "mismatch_count",
+    "matched",
+    "precision",
+    "recall",
+    "score",
+    "edit_distance",
     "dependency_satisfaction",
     "order_satisfaction",
 ];
@@ -444,6 +491,10 @@ pub const STABILITY_METRICS: &[&str] = &[
 /// What `reliability.*` reads.
 pub const RELIABILITY_METRICS: &[&str] = &[
     "runs",
+    "passes",
+    "pass_rate",
+    "lower_bound",
+    "upper_bound",
     "pass_at_k",
     "passhat_k",
     "decay_curve",
@@ -614,14 +665,45 @@ impl NarrativeGate {
 
 /// The reliability gate over the runs' verdicts (`reliability:`).
 ///
-/// With no `expect`, the default gate is `reliability.pass_at_k >= 100` (at least one run
-/// passed every per-run gate); assert `reliability.passhat_k` for "every run passed".
+/// With `min_pass_rate`, the gate decides by the Wilson score interval of the pass rate
+/// ([`decide_pass_rate`](crate::eval::decide_pass_rate)): pass, fail, or **inconclusive**
+/// when the runs cannot tell (which passes unless `inconclusive` is [`Inconclusive::Fail`]).
+/// With neither `min_pass_rate` nor `expect`, the default gate is
+/// `reliability.pass_at_k >= 100` (at least one run passed every per-run gate); assert
+/// `reliability.passhat_k` for "every run passed".
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ReliabilityGate {
-    /// Assertions on `reliability.*` targets; empty = the default gate.
+    /// Assertions on `reliability.*` targets.
     #[serde(default)]
     pub expect: Vec<Expectation>,
+    /// The pass rate the runs must support, in 0..=1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_pass_rate: Option<f64>,
+    /// The confidence of the interval (default 0.95).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<f64>,
+    /// What an inconclusive verdict does to the cell.
+    #[serde(default)]
+    pub inconclusive: Inconclusive,
+}
+
+impl ReliabilityGate {
+    /// The confidence the interval is computed at: `confidence`, else 0.95.
+    pub fn confidence(&self) -> f64 {
+        self.confidence.unwrap_or(0.95)
+    }
+}
+
+/// What an inconclusive pass-rate verdict does (`inconclusive:` in a `reliability:` block).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Inconclusive {
+    /// Reported as inconclusive; the cell does not fail (exit code 0).
+    #[default]
+    Pass,
+    /// Reported as inconclusive, and the cell fails.
+    Fail,
 }
 
 /// Where a fault applies: a tool, a server, or both.

@@ -174,7 +174,22 @@ fn default_gates_and_their_replacement_by_explicit_expectations() {
         ));
     let rep = evaluate_run(&relaxed, "run_1", &r);
     assert!(rep.passed(), "{}", rep.render());
-    assert!(rep.gates.iter().all(|g| g.gate == "expect"));
+    // The replaced trajectory gate stays as an advisory row (its explanation still shows);
+    // the replaced axes and golden-path gates are gone.
+    let rows: Vec<_> = rep
+        .gates
+        .iter()
+        .map(|g| (g.gate.as_str(), g.advisory))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("trajectory", true),
+            ("expect", false),
+            ("expect", false),
+            ("expect", false)
+        ]
+    );
 }
 
 #[test]
@@ -317,6 +332,7 @@ fn reliability_cell_uses_the_documents_numbers() {
             "reliability.passhat_k",
             json!({"schema": {"minimum": 50}}),
         )],
+        ..ReliabilityGate::default()
     });
     let rep = evaluate_reliability(&spec, "reliability", &[true, true, true, false]).unwrap();
     assert_eq!(
@@ -357,8 +373,11 @@ calls:
   #0 search {"limit":5,"q":"rust pin"}
   #1 open {"url":"https://b"}
 gates:
-  FAIL trajectory: subsequence, 1 reference call(s), 1 mismatch(es)
+  FAIL trajectory: subsequence, 1 reference call(s), 1 mismatch(es), score 0.000 (precision 0.000, recall 0.000)
       expected #0 / recorded #1: expected `open` with args containing {"url":"https://a"} (reference #0); no call to `open` at or after recorded #0 has matching arguments (showing recorded #1)
+          at /args/url: expected "https://a", recorded "https://b"
+      to pass, 1 edit(s):
+        1. change the arguments of recorded #1 `open` {"url":"https://b"} to match reference #0 (`open` with args containing {"url":"https://a"})
           at /args/url: expected "https://a", recorded "https://b"
   PASS golden_path: penalty 1.000 (extra_steps 0, backtracks 0, repeated_tools 0)
   PASS expect: tool_calls[0].args.q {"regex":"^rust"}
@@ -577,4 +596,77 @@ fn targets_are_checked_against_the_gates_when_declared() {
         .trajectory(ExpectedTrace::subsequence(vec![ExpectedCall::by_name("x")]))
         .expect(expect("trajectory.order_satisfaction", json!({"exact": 1})));
     assert!(axes.validate()[0].message.contains("`trajectory_axes:`"));
+}
+
+#[test]
+fn a_pass_rate_gate_passes_fails_or_stays_inconclusive() {
+    use mcptest_core::gate::Outcome;
+    use mcptest_core::spec::Inconclusive;
+    let gate = |inconclusive| ReliabilityGate {
+        min_pass_rate: Some(0.9),
+        confidence: Some(0.95),
+        inconclusive,
+        ..ReliabilityGate::default()
+    };
+    let spec = AgentSpec::new("a")
+        .runs(3)
+        .reliability(gate(Inconclusive::Pass));
+    let three = evaluate_reliability(&spec, "reliability", &[true; 3]).unwrap();
+    assert_eq!(three.outcome(), Outcome::Inconclusive);
+    assert!(three.passed(), "inconclusive does not fail by default");
+    let text = three.render();
+    assert!(text.contains("verdict: INCONCLUSIVE"), "{text}");
+    assert!(
+        text.contains(
+            "INCONCLUSIVE reliability: inconclusive: pass rate 3/3 = 1.000, 95% Wilson \
+             interval [0.438, 1.000] against min_pass_rate 0.900"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("about 35 runs in all (32 more)"), "{text}");
+    assert!(
+        (three.metrics["reliability"]["lower_bound"]
+            .as_f64()
+            .unwrap()
+            - 0.4385)
+            .abs()
+            < 1e-3
+    );
+
+    let strict = AgentSpec::new("a")
+        .runs(3)
+        .reliability(gate(Inconclusive::Fail));
+    let failed = evaluate_reliability(&strict, "reliability", &[true; 3]).unwrap();
+    assert_eq!(failed.outcome(), Outcome::Fail);
+    assert!(failed.render().contains("FAIL (inconclusive) reliability"));
+
+    let one = evaluate_reliability(&spec, "reliability", &[true, false, false]).unwrap();
+    assert_eq!(one.outcome(), Outcome::Fail);
+    let forty = evaluate_reliability(&spec, "reliability", &[true; 40]).unwrap();
+    assert_eq!(forty.outcome(), Outcome::Pass);
+}
+
+#[test]
+fn pass_rate_parameters_are_checked_when_declared() {
+    let bad = AgentSpec::new("a").reliability(ReliabilityGate {
+        min_pass_rate: Some(1.5),
+        confidence: Some(1.0),
+        ..ReliabilityGate::default()
+    });
+    let errors = bad.validate();
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.field == "reliability.min_pass_rate")
+    );
+    assert!(errors.iter().any(|e| e.field == "reliability.confidence"));
+    let orphan = AgentSpec::new("a").reliability(ReliabilityGate {
+        confidence: Some(0.9),
+        ..ReliabilityGate::default()
+    });
+    let errors = orphan.validate();
+    assert!(
+        errors[0].message.contains("add `min_pass_rate: 0.9`"),
+        "{errors:?}"
+    );
 }

@@ -307,7 +307,12 @@ fn long_decay_curve_uses_large_k_correctly() {
 fn summary_serializes_with_target_names() {
     let s = summarize(&outcomes("pass, pass, pass, fail"));
     let v = serde_json::to_value(&s).unwrap();
+    // The pass-rate metrics come from the Wilson interval, not the summary.
+    let interval = ["passes", "pass_rate", "lower_bound", "upper_bound"];
     for key in mcptest_core::spec::RELIABILITY_METRICS {
+        if interval.contains(key) {
+            continue;
+        }
         assert!(v.get(key).is_some(), "missing {key} in {v}");
     }
     let back: ReliabilitySummary = serde_json::from_value(v).unwrap();
@@ -451,4 +456,129 @@ fn infallible_forms_keep_the_documented_signatures() {
     assert!(close(pass_hat(10, 3, 2), 3.0 / 45.0, 1e-12));
     assert!(pass_hat(2, 3, 1).is_nan());
     assert!(pass_at(5, 2, 0).is_nan());
+}
+
+// ---- pass-rate decisions by the Wilson interval --------------------------------------------
+
+mod pass_rate {
+    use mcptest_core::eval::{
+        PassRateDecision, ReliabilityError, decide_pass_rate, wilson_interval,
+    };
+    use proptest::prelude::*;
+
+    fn runs(passes: usize, fails: usize) -> Vec<bool> {
+        let mut v = vec![true; passes];
+        v.extend(vec![false; fails]);
+        v
+    }
+
+    #[test]
+    fn the_documents_three_outcomes_at_p_090_c_095() {
+        let three = decide_pass_rate(&runs(3, 0), 0.9, 0.95).unwrap();
+        assert_eq!(three.decision, PassRateDecision::Inconclusive);
+        assert_eq!(
+            format!("{:.3} {:.3}", three.lower, three.upper),
+            "0.438 1.000"
+        );
+        // All passing: lower = N / (N + z²) >= 0.9 from N = 9 · 1.96² = 34.57, so 35.
+        assert_eq!(three.runs_needed, Some(35));
+        assert!(three.advice().contains("about 35 runs in all (32 more)"));
+
+        let one_of_three = decide_pass_rate(&runs(1, 2), 0.9, 0.95).unwrap();
+        assert_eq!(one_of_three.decision, PassRateDecision::Fail);
+        assert_eq!(
+            format!("{:.3} {:.3}", one_of_three.lower, one_of_three.upper),
+            "0.061 0.792"
+        );
+        assert_eq!(one_of_three.runs_needed, None);
+
+        let forty = decide_pass_rate(&runs(40, 0), 0.9, 0.95).unwrap();
+        assert_eq!(forty.decision, PassRateDecision::Pass);
+        assert_eq!(format!("{:.3}", forty.lower), "0.912");
+    }
+
+    #[test]
+    fn eight_of_ten_by_hand() {
+        // p = 0.8, n = 10, z² = 3.8416: denominator 1.38416, center 0.716738,
+        // half-width 1.416021 · sqrt(0.016 + 0.009604) = 0.226580.
+        let (lo, hi) = wilson_interval(8, 10, 0.95).unwrap();
+        assert!((lo - 0.490158).abs() < 1e-5, "{lo}");
+        assert!((hi - 0.943318).abs() < 1e-5, "{hi}");
+        let at = |floor| decide_pass_rate(&runs(8, 2), floor, 0.95).unwrap();
+        assert_eq!(at(0.49).decision, PassRateDecision::Pass);
+        assert_eq!(at(0.5).decision, PassRateDecision::Inconclusive);
+        assert_eq!(at(0.95).decision, PassRateDecision::Fail);
+        // At p = 0.8 and n = 11: denominator 1.349236, center 0.722344, half-width
+        // 1.452674 · sqrt(0.014545 + 0.007937) = 0.217815, lower 0.504529 >= 0.5.
+        assert_eq!(at(0.5).runs_needed, Some(11));
+    }
+
+    #[test]
+    fn a_rate_on_the_floor_and_no_runs_are_undecidable() {
+        let on_floor = decide_pass_rate(&runs(1, 1), 0.5, 0.95).unwrap();
+        assert_eq!(on_floor.decision, PassRateDecision::Inconclusive);
+        assert_eq!(on_floor.runs_needed, None);
+        assert!(on_floor.advice().contains("sits on the floor"));
+        let none = decide_pass_rate(&[], 0.9, 0.95).unwrap();
+        assert_eq!(none.decision, PassRateDecision::Inconclusive);
+        assert_eq!((none.lower, none.upper), (0.0, 1.0));
+        assert!(none.advice().contains("record runs"));
+        // A floor of 0 is met by anything; a floor of 1 is never shown by a finite sample.
+        assert_eq!(
+            decide_pass_rate(&[], 0.0, 0.95).unwrap().decision,
+            PassRateDecision::Pass
+        );
+        let perfect = decide_pass_rate(&runs(1000, 0), 1.0, 0.95).unwrap();
+        assert_eq!(perfect.decision, PassRateDecision::Inconclusive);
+        assert_eq!(perfect.runs_needed, None);
+    }
+
+    #[test]
+    fn bad_parameters_are_errors() {
+        assert_eq!(
+            decide_pass_rate(&[true], 1.5, 0.95).unwrap_err(),
+            ReliabilityError::InvalidPassRate(1.5)
+        );
+        assert!(decide_pass_rate(&[true], 0.9, 1.0).is_err());
+        assert!(decide_pass_rate(&[true], f64::NAN, 0.95).is_err());
+        assert!(wilson_interval(3, 2, 0.95).is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn the_interval_holds_the_rate_and_the_decision_follows_it(
+            passes in 0u64..200, fails in 0u64..200, floor in 0.0f64..=1.0
+        ) {
+            let n = passes + fails;
+            let (lo, hi) = wilson_interval(passes, n, 0.95).unwrap();
+            prop_assert!(0.0 <= lo && lo <= hi && hi <= 1.0);
+            if n > 0 {
+                let p = passes as f64 / n as f64;
+                prop_assert!(lo <= p + 1e-12 && p <= hi + 1e-12);
+            }
+            let v = decide_pass_rate(&runs(passes as usize, fails as usize), floor, 0.95).unwrap();
+            let expected = if lo >= floor {
+                PassRateDecision::Pass
+            } else if hi < floor {
+                PassRateDecision::Fail
+            } else {
+                PassRateDecision::Inconclusive
+            };
+            prop_assert_eq!(v.decision, expected);
+            if let Some(need) = v.runs_needed {
+                prop_assert!(need >= n);
+            }
+        }
+
+        #[test]
+        fn more_passing_runs_never_turn_a_pass_into_anything_else(
+            passes in 1u64..300, floor in 0.0f64..0.99
+        ) {
+            let a = decide_pass_rate(&runs(passes as usize, 0), floor, 0.95).unwrap();
+            let b = decide_pass_rate(&runs(passes as usize + 1, 0), floor, 0.95).unwrap();
+            if a.decision == PassRateDecision::Pass {
+                prop_assert_eq!(b.decision, PassRateDecision::Pass);
+            }
+        }
+    }
 }

@@ -840,3 +840,35 @@ agents:
         "{err}"
     );
 }
+
+#[test]
+fn a_reliability_block_decides_a_pass_rate() {
+    use mcptest_core::spec::Inconclusive;
+    let text = "agents:\n  - name: a\n    model: m\n    prompt: p\n    runs: 3\n    \
+                reliability: {min_pass_rate: 0.9, confidence: 0.9, inconclusive: fail}\n";
+    let suite = Suite::from_yaml_str("s.yml", text).unwrap();
+    let g = suite.agents[0].reliability.as_ref().unwrap();
+    assert_eq!(g.min_pass_rate, Some(0.9));
+    assert_eq!(g.confidence, Some(0.9));
+    assert_eq!(g.inconclusive, Inconclusive::Fail);
+
+    let base = "agents:\n  - name: a\n    model: m\n    prompt: p\n    runs: 3\n    reliability:\n";
+    assert_problem(
+        &format!("{base}      min_pass_rate: 0.9\n      inconclusive: maybe\n"),
+        8,
+        21,
+        &["unknown `inconclusive: maybe`", "expected `fail`"],
+    );
+    assert_problem(
+        &format!("{base}      min_pass_rate: 90\n"),
+        7,
+        7,
+        &["`min_pass_rate` is a number from 0 to 1"],
+    );
+    assert_problem(
+        &format!("{base}      confidence: 0.95\n"),
+        7,
+        7,
+        &["add `min_pass_rate: 0.9`"],
+    );
+}

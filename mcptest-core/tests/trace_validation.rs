@@ -544,7 +544,9 @@ fn mismatch_report_reads_well() {
     ]);
     let text = run(&calls, &t).to_string();
     assert!(
-        text.starts_with("trajectory: FAIL (2 mismatch(es))"),
+        text.starts_with(
+            "trajectory: FAIL (2 mismatch(es); score 0.000, precision 0.000, recall 0.000)"
+        ),
         "{text}"
     );
     assert!(

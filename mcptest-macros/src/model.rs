@@ -180,6 +180,10 @@ pub const NARRATIVE_METRICS: &[(&str, Kind)] = &[
 /// `(metric, kind)` of the reliability gate.
 pub const RELIABILITY_METRICS: &[(&str, Kind)] = &[
     ("runs", Kind::Integer),
+    ("passes", Kind::Integer),
+    ("pass_rate", Kind::Float),
+    ("lower_bound", Kind::Float),
+    ("upper_bound", Kind::Float),
     ("pass_at_k", Kind::Integer),
     ("passhat_k", Kind::Integer),
     ("variance_amplification", Kind::Integer),

@@ -5,7 +5,9 @@
 //! {
 //!   "mcptest_report": 1,
 //!   "exit_code": 1,
-//!   "summary": {"agents": 2, "passed": 1, "failed": 1, "errors": 0, "cells": 4, "cells_failed": 1},
+//!   "summary": {"agents": 2, "passed": 1, "failed": 1, "errors": 0, "cells": 4, "cells_failed": 1,
+//!               "cells_inconclusive": 0},
+//!   "flaky": [],                     // {"agent", "file", "passed", "runs", "failing": [cells]}
 //!   "suites": [{
 //!     "file": "examples/failing-on-purpose.yml",
 //!     "load_error": null,
@@ -15,11 +17,11 @@
 //!       "status": "fail",            // pass | fail | error
 //!       "error": null,               // the message when status is error
 //!       "cells": [{
-//!         "cell": "run_1", "passed": false,
+//!         "cell": "run_1", "passed": false, "outcome": "fail",   // pass | fail | inconclusive
 //!         "calls": ["book_flight {\"to\":\"SFO\"}"],
 //!         "gates": [{"gate": "trajectory", "passed": false, "advisory": false,
 //!                    "summary": "...", "details": ["..."]}],
-//!         "metrics": {"trajectory": {"passed": 0, "mismatch_count": 1}}
+//!         "metrics": {"trajectory": {"passed": 0, "mismatch_count": 1, "score": 0.0, ...}}
 //!       }]
 //!     }]
 //!   }]
@@ -62,6 +64,7 @@ pub fn render(report: &Report) -> String {
                             json!({
                                 "cell": cell.cell,
                                 "passed": cell.passed(),
+                                "outcome": cell.outcome(),
                                 "calls": cell.calls,
                                 "gates": cell.gates,
                                 "metrics": cell.metrics,
@@ -87,7 +90,12 @@ pub fn render(report: &Report) -> String {
         "summary": {
             "agents": c.agents, "passed": c.passed, "failed": c.failed, "errors": c.errors,
             "cells": c.cells, "cells_failed": c.cells_failed,
+            "cells_inconclusive": c.cells_inconclusive,
         },
+        "flaky": report.flaky().iter().map(|f| json!({
+            "agent": f.label, "file": f.file, "passed": f.passed, "runs": f.runs,
+            "failing": f.failing,
+        })).collect::<Vec<_>>(),
         "suites": suites,
     });
     let mut text = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| "{}".into());

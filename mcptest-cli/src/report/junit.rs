@@ -18,7 +18,9 @@
 //! `reliability`). A failing cell carries `<failure type="gate">` whose `message` is the first
 //! failing gate row and whose text is the whole cell report. An agent that could not be graded
 //! (missing or malformed cassette) is one `<testcase>` with `<error type="infra">`; a suite that
-//! did not load is one `<testcase name="load">` with `<error type="load">`. A case's `time` is
+//! did not load is one `<testcase name="load">` with `<error type="load">`. A cell whose
+//! pass-rate gate is inconclusive (and that did not fail) carries `<skipped
+//! type="inconclusive">` whose message says how many runs would decide it. A case's `time` is
 //! its agent's wall time shared evenly among the agent's cells.
 
 use super::{AgentOutcome, Report};
@@ -56,7 +58,8 @@ struct Case {
 /// Renders the report as JUnit XML.
 pub fn render(report: &Report) -> String {
     let mut suites_xml = String::new();
-    let (mut all_tests, mut all_failures, mut all_errors, mut all_time) = (0, 0, 0, 0.0);
+    let (mut all_tests, mut all_failures, mut all_errors, mut all_skipped, mut all_time) =
+        (0, 0, 0, 0, 0.0);
     for s in &report.suites {
         let mut cases = Vec::new();
         if let Some(e) = &s.load_error {
@@ -85,14 +88,27 @@ pub fn render(report: &Report) -> String {
                 AgentOutcome::Graded(cells) => {
                     let share = a.seconds / cells.len().max(1) as f64;
                     for c in cells {
-                        let problem = c.failures().next().map(|g| {
-                            (
-                                "failure",
-                                "gate",
-                                format!("{}: {}", g.gate, g.summary),
-                                c.render(),
-                            )
-                        });
+                        let problem = c
+                            .failures()
+                            .next()
+                            .map(|g| {
+                                (
+                                    "failure",
+                                    "gate",
+                                    format!("{}: {}", g.gate, g.summary),
+                                    c.render(),
+                                )
+                            })
+                            .or_else(|| {
+                                let g = c.gates.iter().find(|g| g.inconclusive)?;
+                                let why = g.details.get(1).cloned().unwrap_or_default();
+                                Some((
+                                    "skipped",
+                                    "inconclusive",
+                                    format!("{}: {}; {why}", g.gate, g.summary),
+                                    c.render(),
+                                ))
+                            });
                         cases.push(Case {
                             name: format!("{} {}", a.label(), c.cell),
                             seconds: share,
@@ -111,17 +127,22 @@ pub fn render(report: &Report) -> String {
             .iter()
             .filter(|c| matches!(c.problem, Some(("error", ..))))
             .count();
+        let skipped = cases
+            .iter()
+            .filter(|c| matches!(c.problem, Some(("skipped", ..))))
+            .count();
         let time: f64 = cases.iter().map(|c| c.seconds).sum();
         all_tests += tests;
         all_failures += failures;
         all_errors += errors;
+        all_skipped += skipped;
         all_time += time;
         let file = esc(&s.file, true);
         let stem = esc(&s.stem, true);
         let _ = writeln!(
             suites_xml,
             "  <testsuite name=\"{stem}\" tests=\"{tests}\" failures=\"{failures}\" \
-             errors=\"{errors}\" skipped=\"0\" time=\"{time:.3}\" file=\"{file}\">"
+             errors=\"{errors}\" skipped=\"{skipped}\" time=\"{time:.3}\" file=\"{file}\">"
         );
         for c in &cases {
             let _ = write!(
@@ -150,7 +171,7 @@ pub fn render(report: &Report) -> String {
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"mcptest\" \
          tests=\"{all_tests}\" failures=\"{all_failures}\" errors=\"{all_errors}\" \
-         skipped=\"0\" time=\"{all_time:.3}\">\n{suites_xml}</testsuites>\n"
+         skipped=\"{all_skipped}\" time=\"{all_time:.3}\">\n{suites_xml}</testsuites>\n"
     )
 }
 

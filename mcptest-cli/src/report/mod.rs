@@ -4,7 +4,7 @@ pub mod json;
 pub mod junit;
 pub mod pretty;
 
-use mcptest_core::gate::CellReport;
+use mcptest_core::gate::{CellReport, Outcome};
 use mcptest_core::suite::SuiteError;
 
 /// Everything one `mcptest run` found.
@@ -112,6 +112,23 @@ pub struct Counts {
     pub cells: usize,
     /// Cells that failed.
     pub cells_failed: usize,
+    /// Cells that neither failed nor decided (a pass-rate gate the runs cannot settle).
+    pub cells_inconclusive: usize,
+}
+
+/// An (agent, model) pair whose runs disagree: some pass every per-run gate, some do not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Flaky {
+    /// `name [model]`.
+    pub label: String,
+    /// The suite file.
+    pub file: String,
+    /// Runs that passed.
+    pub passed: usize,
+    /// Runs graded.
+    pub runs: usize,
+    /// The failing runs' cell names.
+    pub failing: Vec<String>,
 }
 
 impl Report {
@@ -131,9 +148,43 @@ impl Report {
                 }
                 c.cells += a.cells().len();
                 c.cells_failed += a.cells().iter().filter(|x| !x.passed()).count();
+                c.cells_inconclusive += a
+                    .cells()
+                    .iter()
+                    .filter(|x| x.outcome() == Outcome::Inconclusive)
+                    .count();
             }
         }
         c
+    }
+
+    /// The pairs whose recorded runs both pass and fail, in report order.
+    pub fn flaky(&self) -> Vec<Flaky> {
+        let mut out = Vec::new();
+        for s in &self.suites {
+            for a in &s.agents {
+                let runs: Vec<&CellReport> = a
+                    .cells()
+                    .iter()
+                    .filter(|c| c.cell.starts_with("run_"))
+                    .collect();
+                let passed = runs.iter().filter(|c| c.passed()).count();
+                if passed > 0 && passed < runs.len() {
+                    out.push(Flaky {
+                        label: a.label(),
+                        file: s.file.clone(),
+                        passed,
+                        runs: runs.len(),
+                        failing: runs
+                            .iter()
+                            .filter(|c| !c.passed())
+                            .map(|c| c.cell.clone())
+                            .collect(),
+                    });
+                }
+            }
+        }
+        out
     }
 
     /// 2 on any load or infrastructure error, else 1 on any failed cell, else 0.
@@ -148,11 +199,17 @@ impl Report {
         }
     }
 
-    /// `6 agent(s): 4 passed, 1 failed, 1 error(s); 20 cell(s), 2 failed`.
+    /// `6 agent(s): 4 passed, 1 failed, 1 error(s); 20 cell(s), 2 failed` (and
+    /// `, 1 inconclusive` when a cell is).
     pub fn summary_line(&self) -> String {
         let c = self.counts();
+        let inconclusive = if c.cells_inconclusive > 0 {
+            format!(", {} inconclusive", c.cells_inconclusive)
+        } else {
+            String::new()
+        };
         format!(
-            "{} agent(s): {} passed, {} failed, {} error(s); {} cell(s), {} failed",
+            "{} agent(s): {} passed, {} failed, {} error(s); {} cell(s), {} failed{inconclusive}",
             c.agents, c.passed, c.failed, c.errors, c.cells, c.cells_failed
         )
     }

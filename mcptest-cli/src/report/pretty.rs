@@ -4,11 +4,13 @@
 //! examples/offline-trace-validation.yml
 //!   PASS  trajectory pins the call plan [claude-sonnet-4-5]  (3 runs)
 //!         run_1  PASS
-//!                PASS trajectory: subsequence, 1 reference call(s), 0 mismatch(es)
+//!                PASS trajectory: subsequence, 1 reference call(s), 0 mismatch(es), score 1.000 (precision 1.000, recall 1.000)
 //!                PASS golden_path: penalty 1.000 (extra_steps 0, backtracks 0, repeated_tools 0)
 //! ```
 //!
-//! Details (mismatches, diffs, reasons) are printed under failing rows and advisory rows only.
+//! Details (mismatches, edit scripts, diffs, reasons) are printed under failing, advisory and
+//! inconclusive rows only. After the summary line, the pairs whose runs disagree (some pass,
+//! some fail) are listed as flaky.
 
 use super::{AgentOutcome, Report, Status};
 use std::fmt::Write as _;
@@ -83,7 +85,7 @@ pub fn render(report: &Report, color: bool) -> String {
                 }
                 AgentOutcome::Graded(cells) => {
                     for c in cells {
-                        let v = if c.passed() { "PASS" } else { "FAIL" };
+                        let v = c.outcome().label();
                         let note = if c.gates.is_empty() {
                             p.dim("  (no per-run gate declared)")
                         } else {
@@ -91,14 +93,16 @@ pub fn render(report: &Report, color: bool) -> String {
                         };
                         let _ = writeln!(out, "         {:<11} {}{note}", c.cell, p.status(v));
                         for g in &c.gates {
-                            let tag = match (g.passed, g.advisory) {
-                                (true, false) => p.status("PASS"),
-                                (false, false) => p.status("FAIL"),
-                                (true, true) => p.status("pass (advisory)"),
-                                (false, true) => p.status("fail (advisory)"),
+                            let tag = match (g.passed, g.advisory, g.inconclusive) {
+                                (true, false, true) => p.status("INCONCLUSIVE"),
+                                (false, false, true) => p.status("FAIL (inconclusive)"),
+                                (true, false, false) => p.status("PASS"),
+                                (false, false, false) => p.status("FAIL"),
+                                (true, true, _) => p.status("pass (advisory)"),
+                                (false, true, _) => p.status("fail (advisory)"),
                             };
                             let _ = writeln!(out, "           {tag} {}: {}", g.gate, g.summary);
-                            if !g.passed || g.advisory {
+                            if !g.passed || g.advisory || g.inconclusive {
                                 for d in &g.details {
                                     for line in d.lines() {
                                         let _ = writeln!(out, "                {line}");
@@ -119,5 +123,25 @@ pub fn render(report: &Report, color: bool) -> String {
         _ => p.status("ERROR"),
     };
     let _ = writeln!(out, "{verdict}  {}", report.summary_line());
+    let flaky = report.flaky();
+    if !flaky.is_empty() {
+        let _ = writeln!(
+            out,
+            "{}  {} agent(s) pass some runs and fail others:",
+            p.status("FLAKY"),
+            flaky.len()
+        );
+        for f in &flaky {
+            let _ = writeln!(
+                out,
+                "         {} ({}): {} of {} run(s) passed; failing: {}",
+                f.label,
+                f.file,
+                f.passed,
+                f.runs,
+                f.failing.join(", ")
+            );
+        }
+    }
     out
 }

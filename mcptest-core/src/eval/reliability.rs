@@ -38,6 +38,25 @@
 //! is exactly an integer (`(1/2)^2 * 100 = 25`) never truncates to the one below. No outcome at
 //! all is no evidence: every field is 0 and the curve is empty.
 //!
+//! # Is the pass rate high enough: [`decide_pass_rate`]
+//!
+//! A gate on a pass rate decides only what the runs support. With `c` passes in `n` runs,
+//! `p̂ = c / n` and `z` as above, the Wilson score interval is
+//!
+//! ```text
+//! center = (p̂ + z²/2n) / (1 + z²/n)
+//! half   = z / (1 + z²/n) · sqrt(p̂(1 − p̂)/n + z²/4n²)
+//! [lower, upper] = [center − half, center + half]   (clamped to [0, 1]; [0, 1] when n = 0)
+//! ```
+//!
+//! and against a floor `P` the verdict is **pass** when `lower ≥ P`, **fail** when
+//! `upper < P`, and **inconclusive** otherwise. Three passes out of three at `P = 0.9`, 95%:
+//! `[0.438, 1.000]`, inconclusive; one of three: `[0.061, 0.792]`, fail; forty of forty:
+//! `[0.912, 1.000]`, pass. An inconclusive verdict carries the number of runs that would
+//! decide it if the observed pass rate held (the smallest `N ≥ n` whose interval at `p̂`
+//! clears `P`): 35 for three passes out of three, since with every run passing
+//! `lower = N / (N + z²)`. None is given when `p̂ = P` exactly, or when no `N` up to 10⁹ does.
+//!
 //! [`pass_at`] and [`pass_hat`] are the unbiased estimators for a report that picks `k < n`:
 //! `1 - C(n - c, k) / C(n, k)` and `C(c, k) / C(n, k)` for `c` passes out of `n` runs, computed
 //! as products of ratios (no factorials, no overflow).
@@ -84,6 +103,8 @@ pub enum ReliabilityError {
         /// Passes `c`.
         passes: u64,
     },
+    /// A pass-rate floor outside 0..=1.
+    InvalidPassRate(f64),
     /// `k` outside `1..=n`.
     InvalidK {
         /// Runs `n`.
@@ -112,6 +133,10 @@ impl fmt::Display for ReliabilityError {
             ReliabilityError::PassesExceedRuns { runs, passes } => write!(
                 f,
                 "{passes} passes out of {runs} runs: passes cannot exceed runs"
+            ),
+            ReliabilityError::InvalidPassRate(p) => write!(
+                f,
+                "min_pass_rate must be between 0 and 1 (0.9 for 90 percent), got {p}"
             ),
             ReliabilityError::InvalidK { runs, k } => write!(
                 f,
@@ -395,6 +420,217 @@ pub fn try_pass_hat(n: u64, c: u64, k: u64) -> Result<f64, ReliabilityError> {
         }
     }
     Ok(product.clamp(0.0, 1.0))
+}
+
+/// The Wilson score interval of `passes` out of `runs` at `confidence` (see the
+/// [module docs](self)); `(0.0, 1.0)` for zero runs.
+///
+/// ```
+/// use mcptest_core::eval::wilson_interval;
+/// let (lo, hi) = wilson_interval(3, 3, 0.95)?;
+/// assert_eq!((format!("{lo:.3}"), hi), ("0.438".to_string(), 1.0));
+/// # Ok::<(), mcptest_core::eval::ReliabilityError>(())
+/// ```
+pub fn wilson_interval(
+    passes: u64,
+    runs: u64,
+    confidence: f64,
+) -> Result<(f64, f64), ReliabilityError> {
+    let z = z_score(confidence)?;
+    if passes > runs {
+        return Err(ReliabilityError::PassesExceedRuns { runs, passes });
+    }
+    if runs == 0 {
+        return Ok((0.0, 1.0));
+    }
+    Ok(wilson_at(passes as f64 / runs as f64, runs as f64, z))
+}
+
+fn wilson_at(p: f64, n: f64, z: f64) -> (f64, f64) {
+    let z2 = z * z;
+    let denom = 1.0 + z2 / n;
+    let center = (p + z2 / (2.0 * n)) / denom;
+    let half = z / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    let lower = if p == 0.0 { 0.0 } else { center - half };
+    let upper = if p == 1.0 { 1.0 } else { center + half };
+    (lower.clamp(0.0, 1.0), upper.clamp(0.0, 1.0))
+}
+
+/// The three outcomes of a pass-rate gate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PassRateDecision {
+    /// The interval's lower bound is at least the floor.
+    Pass,
+    /// The interval's upper bound is below the floor.
+    Fail,
+    /// The interval straddles the floor: the runs cannot tell.
+    Inconclusive,
+}
+
+impl PassRateDecision {
+    /// `pass`, `fail` or `inconclusive`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PassRateDecision::Pass => "pass",
+            PassRateDecision::Fail => "fail",
+            PassRateDecision::Inconclusive => "inconclusive",
+        }
+    }
+}
+
+/// What [`decide_pass_rate`] found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PassRateVerdict {
+    /// The outcome.
+    pub decision: PassRateDecision,
+    /// Runs looked at.
+    pub runs: u64,
+    /// Runs that passed.
+    pub passes: u64,
+    /// `passes / runs` (0 with no run).
+    pub pass_rate: f64,
+    /// The Wilson interval's lower bound.
+    pub lower: f64,
+    /// The Wilson interval's upper bound.
+    pub upper: f64,
+    /// The floor `P` decided against.
+    pub min_pass_rate: f64,
+    /// The confidence of the interval.
+    pub confidence: f64,
+    /// For an inconclusive verdict: the total number of runs that would decide it if the
+    /// observed pass rate held (`None` when no number would, or when it is decided).
+    pub runs_needed: Option<u64>,
+}
+
+impl fmt::Display for PassRateVerdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: pass rate {}/{} = {:.3}, {}% Wilson interval [{:.3}, {:.3}] against \
+             min_pass_rate {:.3}",
+            self.decision.as_str(),
+            self.passes,
+            self.runs,
+            self.pass_rate,
+            trim_percent(self.confidence * 100.0),
+            self.lower,
+            self.upper,
+            self.min_pass_rate
+        )
+    }
+}
+
+fn trim_percent(v: f64) -> String {
+    let s = format!("{v:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+impl PassRateVerdict {
+    /// What would decide an inconclusive verdict, in one sentence (empty otherwise).
+    pub fn advice(&self) -> String {
+        if self.decision != PassRateDecision::Inconclusive {
+            return String::new();
+        }
+        if self.runs == 0 {
+            return "no run is recorded: record runs to decide".into();
+        }
+        match self.runs_needed {
+            Some(n) => format!(
+                "about {n} runs in all ({} more) would decide it if the pass rate of {:.3} held",
+                n - self.runs,
+                self.pass_rate
+            ),
+            None => format!(
+                "the observed pass rate {:.3} sits on the floor: more runs decide it only if \
+                 the rate moves",
+                self.pass_rate
+            ),
+        }
+    }
+}
+
+/// Decides a pass rate of at least `min_pass_rate` over `outcomes` at `confidence` by the
+/// Wilson score interval (see the [module docs](self)).
+///
+/// ```
+/// use mcptest_core::eval::{PassRateDecision, decide_pass_rate};
+/// let three = decide_pass_rate(&[true; 3], 0.9, 0.95)?;
+/// assert_eq!(three.decision, PassRateDecision::Inconclusive);
+/// assert_eq!(three.runs_needed, Some(35));
+/// assert_eq!(decide_pass_rate(&[true, false, false], 0.9, 0.95)?.decision, PassRateDecision::Fail);
+/// assert_eq!(decide_pass_rate(&[true; 40], 0.9, 0.95)?.decision, PassRateDecision::Pass);
+/// # Ok::<(), mcptest_core::eval::ReliabilityError>(())
+/// ```
+pub fn decide_pass_rate(
+    outcomes: &[bool],
+    min_pass_rate: f64,
+    confidence: f64,
+) -> Result<PassRateVerdict, ReliabilityError> {
+    if !(0.0..=1.0).contains(&min_pass_rate) {
+        return Err(ReliabilityError::InvalidPassRate(min_pass_rate));
+    }
+    let z = z_score(confidence)?;
+    let runs = outcomes.len() as u64;
+    let passes = outcomes.iter().filter(|&&o| o).count() as u64;
+    let (lower, upper) = wilson_interval(passes, runs, confidence)?;
+    let decision = if lower >= min_pass_rate {
+        PassRateDecision::Pass
+    } else if upper < min_pass_rate {
+        PassRateDecision::Fail
+    } else {
+        PassRateDecision::Inconclusive
+    };
+    let pass_rate = if runs == 0 {
+        0.0
+    } else {
+        passes as f64 / runs as f64
+    };
+    let runs_needed = (decision == PassRateDecision::Inconclusive && runs > 0)
+        .then(|| runs_to_decide(pass_rate, runs, min_pass_rate, z))
+        .flatten();
+    Ok(PassRateVerdict {
+        decision,
+        runs,
+        passes,
+        pass_rate,
+        lower,
+        upper,
+        min_pass_rate,
+        confidence,
+        runs_needed,
+    })
+}
+
+/// The smallest `N >= from` whose Wilson interval at rate `p` clears `floor` (above when
+/// `p > floor`, below when `p < floor`); `None` when `p == floor` or beyond 10⁹ runs.
+fn runs_to_decide(p: f64, from: u64, floor: f64, z: f64) -> Option<u64> {
+    const LIMIT: u64 = 1_000_000_000;
+    let decided = |n: u64| {
+        let (lo, hi) = wilson_at(p, n as f64, z);
+        if p > floor { lo >= floor } else { hi < floor }
+    };
+    if p == floor {
+        return None;
+    }
+    // Exponential search for a deciding N, then binary search down to the smallest.
+    let mut hi = from.max(1);
+    while !decided(hi) {
+        if hi >= LIMIT {
+            return None;
+        }
+        hi = (hi * 2).min(LIMIT);
+    }
+    let mut lo = from.max(1);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if decided(mid) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    Some(hi)
 }
 
 fn check_counts(n: u64, c: u64, k: u64) -> Result<(), ReliabilityError> {

@@ -62,6 +62,9 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, LazyLock};
 
+pub mod credit;
+pub use credit::{EditOp, EditStep};
+
 /// The argument shape an expected call pins.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub enum ExpectedArgs {
@@ -257,13 +260,38 @@ impl ExpectedTrace {
     }
 }
 
-/// The verdict of [`validate_trace`].
+/// The verdict of [`validate_trace`], with partial credit and, for a failing ordered mode, the
+/// edit script that would make it pass (see [`credit`] for the formulas).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TraceValidation {
     /// True when every constraint of the mode held.
     pub passed: bool,
     /// One entry per problem; empty on a pass.
     pub mismatches: Vec<TraceMismatch>,
+    /// Reference calls paired with recorded calls, as the mode forms pairs.
+    #[serde(default)]
+    pub matched: usize,
+    /// `matched / recorded calls` (1.0 with no recorded call).
+    #[serde(default)]
+    pub precision: f64,
+    /// `matched / reference calls` (1.0 with an empty reference).
+    #[serde(default)]
+    pub recall: f64,
+    /// The F1 of precision and recall: 1.0 exactly when every call on both sides is paired.
+    #[serde(default)]
+    pub score: f64,
+    /// For a failing `strict` or `subsequence` trajectory, the shortest steps that turn the
+    /// recorded calls into a passing sequence; empty otherwise.
+    #[serde(default)]
+    pub edits: Vec<EditStep>,
+    /// False when the trace was too long for the shortest script and `edits` is a valid but
+    /// possibly longer one.
+    #[serde(default = "yes")]
+    pub edits_minimal: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// One problem found by [`validate_trace`].
@@ -398,6 +426,7 @@ pub fn validate_trace(
     expected: &ExpectedTrace,
 ) -> Result<TraceValidation, ValidationError> {
     let checks = compile(expected)?;
+    let mut matched = None;
     let mismatches = if expected.calls.is_empty() {
         if expected.mode == MatchMode::Subset {
             calls
@@ -421,13 +450,54 @@ pub fn validate_trace(
         match expected.mode {
             MatchMode::Strict => strict(calls, expected, &checks),
             MatchMode::Subsequence => subsequence(calls, expected, &checks),
-            MatchMode::Unordered | MatchMode::Superset => unordered(calls, expected, &checks),
-            MatchMode::Subset => subset(calls, expected, &checks),
+            MatchMode::Unordered | MatchMode::Superset => {
+                let (out, m) = unordered(calls, expected, &checks);
+                matched = Some(m);
+                out
+            }
+            MatchMode::Subset => {
+                let (out, m) = subset(calls, expected, &checks);
+                matched = Some(m);
+                out
+            }
         }
     };
+    let passed = mismatches.is_empty();
+    let ordered = matches!(expected.mode, MatchMode::Strict | MatchMode::Subsequence);
+    let (mut edits, mut edits_minimal) = (Vec::new(), true);
+    let matched = match matched {
+        Some(m) => m,
+        // A passing ordered mode pairs every reference call.
+        None if passed => expected.calls.len(),
+        None if expected.calls.is_empty() => 0,
+        None => {
+            let accepts = credit::Accepts::new(
+                classes(calls, expected, &checks),
+                expected.calls.len(),
+                calls.len(),
+            );
+            if ordered {
+                (edits, edits_minimal) = credit::edit_script(
+                    calls,
+                    &expected.calls,
+                    &checks,
+                    &accepts,
+                    expected.mode == MatchMode::Strict,
+                );
+            }
+            accepts.longest_alignment(expected.calls.len())
+        }
+    };
+    let (precision, recall, score) = credit::f1(matched, calls.len(), expected.calls.len());
     Ok(TraceValidation {
-        passed: mismatches.is_empty(),
+        passed,
         mismatches,
+        matched,
+        precision,
+        recall,
+        score,
+        edits,
+        edits_minimal,
     })
 }
 
@@ -581,6 +651,34 @@ fn match_calls(
     expected: &ExpectedTrace,
     checks: &[ArgCheck<'_>],
 ) -> Vec<Option<usize>> {
+    let c = classes(calls, expected, checks);
+    let g = ClassGraph {
+        left: c.expected.iter().map(Vec::len).collect(),
+        right: c.recorded.iter().map(Vec::len).collect(),
+        edges: c.edges,
+    };
+    expand(
+        &max_class_matching(&g),
+        &c.expected,
+        &c.recorded,
+        expected.calls.len(),
+    )
+}
+
+/// Expected and recorded calls grouped into classes of identical calls, and which recorded
+/// classes each expected class accepts.
+pub(super) struct Classes {
+    /// Expected call indices per expected class.
+    pub expected: Vec<Vec<usize>>,
+    /// Recorded call indices per recorded class.
+    pub recorded: Vec<Vec<usize>>,
+    /// `edges[c]`: the recorded classes expected class `c` accepts.
+    pub edges: Vec<Vec<usize>>,
+}
+
+/// Groups the calls and finds the accepted pairs (see [`match_calls`] for how edges are found
+/// without testing every pair).
+fn classes(calls: &[ToolCall], expected: &ExpectedTrace, checks: &[ArgCheck<'_>]) -> Classes {
     let e_members = group(
         &expected.calls,
         |i| {
@@ -664,24 +762,18 @@ fn match_calls(
                 .collect()
         })
         .collect();
-    let g = ClassGraph {
-        left: e_members.iter().map(Vec::len).collect(),
-        right: r_members.iter().map(Vec::len).collect(),
+    Classes {
+        expected: e_members,
+        recorded: r_members,
         edges,
-    };
-    expand(
-        &max_class_matching(&g),
-        &e_members,
-        &r_members,
-        expected.calls.len(),
-    )
+    }
 }
 
 fn unordered(
     calls: &[ToolCall],
     expected: &ExpectedTrace,
     checks: &[ArgCheck<'_>],
-) -> Vec<TraceMismatch> {
+) -> (Vec<TraceMismatch>, usize) {
     let assignment = match_calls(calls, expected, checks);
     let mut used = vec![false; calls.len()];
     assignment.iter().flatten().for_each(|&j| used[j] = true);
@@ -734,14 +826,14 @@ fn unordered(
             },
         });
     }
-    out
+    (out, assignment.iter().flatten().count())
 }
 
 fn subset(
     calls: &[ToolCall],
     expected: &ExpectedTrace,
     checks: &[ArgCheck<'_>],
-) -> Vec<TraceMismatch> {
+) -> (Vec<TraceMismatch>, usize) {
     let assignment = match_calls(calls, expected, checks);
     let mut matched = vec![false; calls.len()];
     assignment.iter().flatten().for_each(|&j| matched[j] = true);
@@ -794,7 +886,7 @@ fn subset(
             }
         });
     }
-    out
+    (out, assignment.iter().flatten().count())
 }
 
 impl fmt::Display for TraceMismatch {
@@ -816,18 +908,48 @@ impl fmt::Display for TraceMismatch {
 
 impl fmt::Display for TraceValidation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let credit = format!(
+            "score {:.3}, precision {:.3}, recall {:.3}",
+            self.score, self.precision, self.recall
+        );
         if self.passed {
-            return write!(f, "trajectory: PASS");
+            return write!(f, "trajectory: PASS ({credit})");
         }
         write!(
             f,
-            "trajectory: FAIL ({} mismatch(es))",
+            "trajectory: FAIL ({} mismatch(es); {credit})",
             self.mismatches.len()
         )?;
         for m in &self.mismatches {
             write!(f, "\n  {m}")?;
         }
+        if !self.edits.is_empty() {
+            write!(f, "\n  {}", self.edits_heading())?;
+            for (k, e) in self.edits.iter().enumerate() {
+                write!(
+                    f,
+                    "\n    {}. {}",
+                    k + 1,
+                    e.to_string().replace('\n', "\n    ")
+                )?;
+            }
+        }
         Ok(())
+    }
+}
+
+impl TraceValidation {
+    /// The line that introduces the edit script: `to pass, 2 edit(s):` (noting when the trace
+    /// was too long for the shortest one).
+    pub fn edits_heading(&self) -> String {
+        if self.edits_minimal {
+            format!("to pass, {} edit(s):", self.edits.len())
+        } else {
+            format!(
+                "to pass, {} edit(s) (a valid script; the trace is too long for the shortest):",
+                self.edits.len()
+            )
+        }
     }
 }
 

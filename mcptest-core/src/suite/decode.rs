@@ -13,8 +13,8 @@ use crate::eval::{RecoveryBudget, TrajectoryAxes};
 use crate::matchers::{MATCHER_KEYS, Matcher, ModelGradedKind};
 use crate::select::Target;
 use crate::spec::{
-    AgentSpec, Expectation, Fault, FaultKind, FaultTarget, NarrativeGate, ReliabilityGate,
-    SpecErrorKind, StabilityGate,
+    AgentSpec, Expectation, Fault, FaultKind, FaultTarget, Inconclusive, NarrativeGate,
+    ReliabilityGate, SpecErrorKind, StabilityGate,
 };
 use crate::suggest::did_you_mean;
 use crate::yaml::{self, Kind, Limits, Node, NotJson, Pos, Reason};
@@ -844,10 +844,7 @@ impl<'t> Decoder<'t> {
         }
         if let Some(n) = self.field(&f, path, "reliability") {
             let p = join(path, "reliability");
-            if let Some(g) = self.fields(n, &p, "`reliability:`", &["expect"], true) {
-                let expect = self.expect_list(&g, &p);
-                spec.reliability = Some(ReliabilityGate { expect });
-            }
+            spec.reliability = self.reliability(n, &p);
         }
         if let Some(n) = self.field(&f, path, "inject") {
             spec.inject = self.inject(n, &join(path, "inject"), faults);
@@ -1215,6 +1212,43 @@ impl<'t> Decoder<'t> {
             g.llm_assisted = self
                 .boolean(n, &join(path, "llm_assisted"))
                 .unwrap_or(false);
+        }
+        g.expect = self.expect_list(&f, path);
+        Some(g)
+    }
+
+    fn reliability(&mut self, node: &Node, path: &str) -> Option<ReliabilityGate> {
+        let keys = &["min_pass_rate", "confidence", "inconclusive", "expect"];
+        let f = self.fields(node, path, "`reliability:`", keys, true)?;
+        let mut g = ReliabilityGate::default();
+        if let Some(n) = self.field(&f, path, "min_pass_rate") {
+            g.min_pass_rate = self.float(n, &join(path, "min_pass_rate"));
+        }
+        if let Some(n) = self.field(&f, path, "confidence") {
+            g.confidence = self.float(n, &join(path, "confidence"));
+        }
+        if let Some(n) = self.field(&f, path, "inconclusive") {
+            let p = join(path, "inconclusive");
+            if let Some(v) = self.nonempty_string(n, &p) {
+                match v.as_str() {
+                    "pass" => g.inconclusive = Inconclusive::Pass,
+                    "fail" => g.inconclusive = Inconclusive::Fail,
+                    other => {
+                        let hint = did_you_mean(other, &["pass", "fail"])
+                            .map(|s| format!(" (did you mean `{s}`?)"))
+                            .unwrap_or_default();
+                        self.problem(
+                            n.pos,
+                            &p,
+                            format!(
+                                "unknown `inconclusive: {other}`{hint}; expected `fail` (an \
+                                 inconclusive verdict fails the cell) or `pass` (the default: \
+                                 reported, exit code 0)"
+                            ),
+                        );
+                    }
+                }
+            }
         }
         g.expect = self.expect_list(&f, path);
         Some(g)

@@ -205,6 +205,7 @@ fn failing_cell(
             advisory: false,
             summary,
             details: vec![hint],
+            inconclusive: false,
         }],
         metrics: json!({}),
     }
