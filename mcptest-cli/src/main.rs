@@ -11,6 +11,9 @@
 //!   of a secret environment variable) survives in a cassette.
 //! * `mcptest calibrate --config S.yml [--output FILE]` writes a copy of the suite whose
 //!   declared gates carry floors and ceilings taken from its recorded cassettes.
+//! * `mcptest mutate --config S.yml [--min-score X]` plants misbehaviours in the recorded runs
+//!   (a dropped, swapped or repeated call, a changed argument, an error result, an unused tool,
+//!   a false claim, a call past its deadline) and reports how many the suite's gates catch.
 //! * `mcptest runs --half-width 0.05 --confidence 0.95` sizes a run count.
 //! * `mcptest mock --tools-from tools.yml [--fault KIND]` serves a mock MCP server on stdio, its
 //!   tools from a YAML file, with a fault injected into `tools/call` (`mcptest_mock`).
@@ -21,6 +24,7 @@
 
 mod calibrate;
 mod lint;
+mod mutate;
 #[cfg(feature = "record")]
 mod record;
 mod replay;
@@ -42,6 +46,7 @@ use std::process::ExitCode;
         mcptest run --config examples/agent-stability.yml --reporter junit --output report.xml\n  \
         mcptest run --record --config examples/fault-injection-recovery.yml\n  \
         mcptest calibrate --config suite.yml --output suite.calibrated.yml\n  \
+        mcptest mutate --config examples/offline-trace-validation.yml --min-score 0.5\n  \
         mcptest cassette lint examples/cassettes/**/*.json\n  \
         mcptest runs --half-width 0.05 --confidence 0.95\n  \
         mcptest mock --tools-from examples/tools.yml --fault hang\n\n\
@@ -91,6 +96,23 @@ enum Command {
         Exit codes: 0 written, 2 the suite does not load (file:line:column) or a cassette is\n\
         missing, malformed or stale (record it with mcptest run --record).")]
     Calibrate(calibrate::CalibrateArgs),
+    /// Measure what a suite catches: plant misbehaviours in its recorded runs and count the
+    /// mutants its gates fail.
+    #[command(after_help = "Examples:\n  \
+        mcptest mutate --config examples/offline-trace-validation.yml\n  \
+        mcptest mutate --config suite.yml --reporter json --output mutants.json\n  \
+        mcptest mutate --config suite.yml --min-score 0.8          # exit 1 below 0.8\n\n\
+        Every recorded run of every agent yields mutants, each kind at up to 8 positions:\n\
+        drop_call, swap_calls, duplicate_call, perturb_argument (first scalar argument),\n\
+        error_result, insert_call (a tool the run never used), false_claim (the closing\n\
+        message claims an action no call performed), stretch_call (a call past its deadline:\n\
+        recovery.max_detection_ms, else 30000 ms). A mutant is caught when a cell that passes\n\
+        on the recorded runs (the run's own, or the cassette's stability and reliability\n\
+        cells) fails with the mutant in its run's place. score = caught / mutants; a suite\n\
+        whose gates catch nothing scores 0. Every surviving mutant is listed.\n\n\
+        Exit codes: 0 done (and every agent at least --min-score), 1 an agent below\n\
+        --min-score, 2 a suite that does not load or a missing or malformed cassette.")]
+    Mutate(mutate::MutateArgs),
     /// How many runs a pass rate needs, and the worst-case band a run count buys.
     #[command(after_help = "Examples:\n  \
         mcptest runs --half-width 0.05 --confidence 0.95     # 385 runs\n  \
@@ -234,6 +256,7 @@ fn main() -> ExitCode {
         Command::Run(args) if args.record => record_then_replay(&args),
         Command::Run(args) => replay::run(&args),
         Command::Calibrate(args) => calibrate::run(&args),
+        Command::Mutate(args) => mutate::run(&args),
         Command::Runs(args) => runs::run(&args),
         Command::Cassette(CassetteCommand::Lint(args)) => lint::run(&args),
         Command::Mock(args) => mcptest_mock::run(&args.tools_from, args.fault, args.log),

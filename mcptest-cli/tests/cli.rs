@@ -658,3 +658,231 @@ fn help_everywhere_with_examples() {
     );
     mcptest().assert().code(2);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Partial credit, pass-rate decisions, flaky agents, mutation scores
+
+fn triage_run(label: &str) -> Value {
+    serde_json::json!({"trace": {
+        "tool_calls": [
+            {"name": "search_issues", "args": {"q": "flaky"}},
+            {"name": "get_issue", "args": {"issue": 412}},
+            {"name": label, "args": {"issue": 412, "label": "flaky-test"}}],
+        "tool_results": [{"is_error": false}, {"is_error": false}, {"is_error": false}],
+        "final_response": "Issue 412 is a flaky timeout; I added the flaky-test label."
+    }})
+}
+
+#[test]
+fn a_failing_ordered_trajectory_reports_credit_and_the_edits_that_pass() {
+    let (dir, path) = suite(
+        "agents:\n  - name: a\n    model: m\n    cassette: c.json\n    trajectory:\n      \
+         mode: strict\n      calls: [{name: search_issues}, {name: add_label}]\n    \
+         expect:\n      - {target: trajectory.score, matcher: {schema: {minimum: 0.5}}}\n",
+    );
+    cassette(dir.path(), "c.json", &[triage_run("add_label")]);
+    let out = mcptest()
+        .args(["run", "--reporter", "json", "--config"])
+        .arg(&path)
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let cell = &doc["suites"][0]["agents"][0]["cells"][0];
+    let t = &cell["metrics"]["trajectory"];
+    // Pairs search_issues and add_label: precision 2/3, recall 1, F1 0.8.
+    assert_eq!(t["matched"], 2);
+    assert!((t["score"].as_f64().unwrap() - 0.8).abs() < 1e-9, "{t}");
+    assert_eq!(t["edit_distance"], 1);
+    let row = &cell["gates"][0];
+    assert_eq!(row["gate"], "trajectory");
+    assert_eq!(
+        row["advisory"], true,
+        "the score assertion replaces the gate"
+    );
+    let details = row["details"].to_string();
+    assert!(details.contains("to pass, 1 edit(s):"), "{details}");
+    assert!(
+        details.contains("delete recorded #1 `get_issue`"),
+        "{details}"
+    );
+}
+
+fn reliability_suite(block: &str, runs: &[Value]) -> (tempfile::TempDir, PathBuf) {
+    let (dir, path) = suite(&format!(
+        "agents:\n  - name: a\n    model: m\n    cassette: c.json\n    runs: {}\n    \
+         trajectory: {{mode: subsequence, calls: [{{name: add_label}}]}}\n    \
+         reliability: {block}\n",
+        runs.len()
+    ));
+    cassette(dir.path(), "c.json", runs);
+    (dir, path)
+}
+
+#[test]
+fn a_pass_rate_the_runs_cannot_settle_is_inconclusive_and_exits_0() {
+    let runs = vec![triage_run("add_label"); 3];
+    let (_dir, path) = reliability_suite("{min_pass_rate: 0.9, confidence: 0.95}", &runs);
+    mcptest()
+        .args(["run", "--config"])
+        .arg(&path)
+        .assert()
+        .code(0)
+        .stdout(contains("reliability INCONCLUSIVE"))
+        .stdout(contains(
+            "INCONCLUSIVE reliability: inconclusive: pass rate 3/3 = 1.000, 95% Wilson interval \
+             [0.438, 1.000] against min_pass_rate 0.900",
+        ))
+        .stdout(contains("about 35 runs in all (32 more)"))
+        .stdout(contains("4 cell(s), 0 failed, 1 inconclusive"));
+    let out = mcptest()
+        .args(["run", "--reporter", "junit", "--config"])
+        .arg(&path)
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let xml = String::from_utf8_lossy(&out.stdout);
+    assert!(xml.contains("skipped=\"1\""), "{xml}");
+    assert!(
+        xml.contains("<skipped message=\"reliability: inconclusive"),
+        "{xml}"
+    );
+    assert!(xml.contains("type=\"inconclusive\""), "{xml}");
+    let out = mcptest()
+        .args(["run", "--reporter", "json", "--config"])
+        .arg(&path)
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["summary"]["cells_inconclusive"], 1);
+    assert_eq!(
+        doc["suites"][0]["agents"][0]["cells"][3]["outcome"],
+        "inconclusive"
+    );
+}
+
+#[test]
+fn inconclusive_fail_fails_and_decided_rates_pass_or_fail() {
+    let three = vec![triage_run("add_label"); 3];
+    let (_d, path) = reliability_suite("{min_pass_rate: 0.9, inconclusive: fail}", &three);
+    mcptest()
+        .args(["run", "--config"])
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stdout(contains("FAIL (inconclusive) reliability"));
+    let forty = vec![triage_run("add_label"); 40];
+    let (_d, path) = reliability_suite("{min_pass_rate: 0.9}", &forty);
+    mcptest()
+        .args(["run", "--config"])
+        .arg(&path)
+        .assert()
+        .code(0);
+    let one_of_three = vec![
+        triage_run("add_label"),
+        triage_run("remove_label"),
+        triage_run("remove_label"),
+    ];
+    let (_d, path) = reliability_suite("{min_pass_rate: 0.9}", &one_of_three);
+    mcptest()
+        .args(["run", "--config"])
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stdout(contains("FAIL reliability: fail: pass rate 1/3"))
+        .stdout(contains(
+            "FLAKY  1 agent(s) pass some runs and fail others:",
+        ))
+        .stdout(contains("1 of 3 run(s) passed; failing: run_2, run_3"));
+}
+
+fn mutate_suite(gates: &str) -> (tempfile::TempDir, PathBuf) {
+    let (dir, path) = suite(&format!(
+        "agents:\n  - name: a\n    model: m\n    cassette: c.json\n    runs: 2\n{gates}"
+    ));
+    cassette(
+        dir.path(),
+        "c.json",
+        &[triage_run("add_label"), triage_run("add_label")],
+    );
+    (dir, path)
+}
+
+#[test]
+fn mutate_scores_a_weak_suite_below_a_strong_one_and_names_survivors() {
+    let (_w, weak) = mutate_suite("    trajectory: {mode: superset, calls: [{name: add_label}]}\n");
+    let (_s, strong) = mutate_suite(
+        "    trajectory:\n      mode: strict\n      calls:\n        - {name: search_issues, \
+         args: {exact: {q: flaky}}}\n        - {name: get_issue, args: {exact: {issue: 412}}}\n        \
+         - {name: add_label, args: {exact: {issue: 412, label: flaky-test}}}\n    \
+         narrative: {}\n",
+    );
+    let score = |path: &Path| {
+        let out = mcptest()
+            .args(["mutate", "--reporter", "json", "--config"])
+            .arg(path)
+            .assert()
+            .code(0)
+            .get_output()
+            .clone();
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        doc["agents"][0].clone()
+    };
+    let w = score(&weak);
+    let s = score(&strong);
+    for key in ["name", "mutants", "caught", "score", "survivors"] {
+        assert!(w.get(key).is_some(), "{key} missing in {w}");
+    }
+    assert!(s["score"].as_f64() > w["score"].as_f64(), "{s} vs {w}");
+    let survivor = &w["survivors"][0];
+    for key in ["kind", "run", "description"] {
+        assert!(survivor.get(key).is_some(), "{key} missing in {survivor}");
+    }
+    // --min-score between the two: the weak suite exits 1, the strong one 0.
+    let mid = format!(
+        "{:.3}",
+        (s["score"].as_f64().unwrap() + w["score"].as_f64().unwrap()) / 2.0
+    );
+    mcptest()
+        .args(["mutate", "--min-score", &mid, "--config"])
+        .arg(&weak)
+        .assert()
+        .code(1)
+        .stdout(contains("survivors (no gate failed):"))
+        .stdout(contains(format!(
+            "below --min-score {}",
+            mid.trim_end_matches('0')
+        )));
+    mcptest()
+        .args(["mutate", "--min-score", &mid, "--config"])
+        .arg(&strong)
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn mutate_refuses_bad_input_with_exit_2() {
+    let (_d, path) = mutate_suite("");
+    mcptest()
+        .args(["mutate", "--min-score", "80", "--config"])
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(contains("outside 0..=1"));
+    let (_d, path) = suite("agents:\n  - name: a\n    model: m\n    cassette: missing.json\n");
+    mcptest()
+        .args(["mutate", "--config"])
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stdout(contains("cassette not found"));
+    mcptest()
+        .args(["mutate", "--config", "no/such/suite.yml"])
+        .assert()
+        .code(2)
+        .stderr(contains("no such file"));
+}

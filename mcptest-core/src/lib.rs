@@ -52,6 +52,7 @@ pub mod json;
 mod json_locate;
 pub mod matchers;
 mod matching;
+pub mod mutate;
 pub mod request;
 pub mod secrets;
 pub mod select;
