@@ -252,8 +252,8 @@ pub(super) fn edit_script(
         let k = i * nr + j;
         ok[k / 64] >> (k % 64) & 1 == 1
     };
-    for j in 0..=nr {
-        cost[j] = del * j as u32;
+    for (j, c) in cost[..width].iter_mut().enumerate() {
+        *c = del * j as u32;
     }
     for i in 1..=ne {
         accepts.fill(lo + i - 1, &mut row);
