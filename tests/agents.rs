@@ -75,4 +75,28 @@ mod docs {
     fn pinning_chapter() {}
 }
 
+mod rates {
+    use super::*;
+
+    /// Three passing runs cannot show a 90% pass rate: the reliability cell is inconclusive
+    /// (it passes, as `inconclusive: fail` is not asked for), and its snapshot says how many
+    /// runs would decide it.
+    #[mcptest::agent(cassettes = "tests/cassettes/weather/*.json", runs = 3)]
+    fn weather_pass_rate() -> Agent {
+        Agent::new()
+            .trajectory(Trajectory::subsequence([call("get_weather")]))
+            .reliability(Reliability::default().min_pass_rate(0.9).confidence(0.95))
+    }
+
+    /// The same gate written in the attribute, with `inconclusive = fail` left out so the
+    /// cell passes: a floor of 0.4 is met by three passes out of three (lower bound 0.438).
+    #[mcptest::agent(
+        cassettes = "tests/cassettes/weather/*.json",
+        runs = 3,
+        trajectory(subsequence, [get_weather]),
+        reliability(min_pass_rate = 0.4, confidence = 0.95),
+    )]
+    fn weather_low_floor() {}
+}
+
 mcptest::main!();

@@ -118,6 +118,14 @@ fn finish(
         Ok(())
     };
     let passed = report.passed();
+    if passed && report.outcome() == mcptest_core::gate::Outcome::Inconclusive {
+        // The trial passes (an undecided pass rate is not a failure unless the gate says
+        // `inconclusive: fail`); say so where the test output shows it.
+        for g in report.gates.iter().filter(|g| g.inconclusive) {
+            let advice = g.details.get(1).map(String::as_str).unwrap_or_default();
+            eprintln!("note: {cell}: {}; {advice}", g.summary);
+        }
+    }
     if passed && snapshot.is_ok() {
         return Ok(());
     }

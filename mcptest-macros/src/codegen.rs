@@ -141,7 +141,19 @@ fn chain(d: &Declared) -> TokenStream {
     }
     if let Some(g) = &d.reliability {
         let calls = g.comparisons.iter().map(|c| comparison("reliability", c));
-        out.extend(quote!(.reliability(#p::Reliability::default() #(#calls)*)));
+        let mut rate = TokenStream::new();
+        if let Some(v) = g.pass_rate.min_pass_rate {
+            let v = float(v);
+            rate.extend(quote!(.min_pass_rate(#v)));
+        }
+        if let Some(v) = g.pass_rate.confidence {
+            let v = float(v);
+            rate.extend(quote!(.confidence(#v)));
+        }
+        if g.pass_rate.inconclusive_fails {
+            rate.extend(quote!(.inconclusive_fails()));
+        }
+        out.extend(quote!(.reliability(#p::Reliability::default() #rate #(#calls)*)));
     }
     if let Some(r) = &d.recovery {
         let ms = r.max_detection_ms;

@@ -43,6 +43,9 @@ pub const GOLDEN_FLAGS: &[&str] = &[
 /// The keys of `axes(...)`.
 pub const AXES_KEYS: &[&str] = &["dependencies", "order"];
 
+/// The settings of `reliability(...)` (besides metric comparisons).
+pub const PASS_RATE_KEYS: &[&str] = &["min_pass_rate", "confidence", "inconclusive"];
+
 /// The settings of `narrative(...)` (besides metric comparisons).
 pub const NARRATIVE_KEYS: &[&str] = &[
     "mutating_tools",

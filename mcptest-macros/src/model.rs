@@ -73,6 +73,16 @@ pub struct Gate {
     /// The keyword, for errors about the gate as a whole.
     pub span: Span,
     pub comparisons: Vec<Comparison>,
+    /// `reliability(min_pass_rate = 0.9, confidence = 0.95, inconclusive = fail)`.
+    pub pass_rate: PassRate,
+}
+
+/// The pass-rate decision of a reliability gate.
+#[derive(Default)]
+pub struct PassRate {
+    pub min_pass_rate: Option<f64>,
+    pub confidence: Option<f64>,
+    pub inconclusive_fails: bool,
 }
 
 /// `metric OP number`.

@@ -170,20 +170,41 @@ fn parse_entry(key: &Ident, c: &mut Cursor, d: &mut Declared, errors: &mut Error
                 (RELIABILITY_METRICS, "passhat_k >= 100")
             };
             let mut comparisons = Vec::new();
+            let mut pass_rate = PassRate::default();
+            let settings: &[&str] = if name == "reliability" {
+                messages::PASS_RATE_KEYS
+            } else {
+                &[]
+            };
             if !c.is_empty() {
                 let Some(g) = group_of(c, key, &format!("{name}({example})"), errors) else {
                     return;
                 };
                 for item in split(g.stream()) {
                     let mut ic = Cursor::new(item, g.span_close());
-                    if let Some(cmp) = comparison(&mut ic, &name, metrics, &[], example, errors) {
+                    let is_setting = matches!(ic.peek(), Some(TokenTree::Ident(i)) if settings.contains(&i.to_string().as_str()));
+                    if is_setting {
+                        pass_rate_item(&mut ic, &mut pass_rate, errors);
+                    } else if let Some(cmp) =
+                        comparison(&mut ic, &name, metrics, settings, example, errors)
+                    {
                         comparisons.push(cmp);
                     }
                 }
             }
+            if pass_rate.min_pass_rate.is_none()
+                && (pass_rate.confidence.is_some() || pass_rate.inconclusive_fails)
+            {
+                errors.at(
+                    key.span(),
+                    "`confidence` and `inconclusive` qualify a pass-rate decision: add \
+                     `min_pass_rate = 0.9` (the pass rate the runs must support)",
+                );
+            }
             let gate = Some(Gate {
                 span: key.span(),
                 comparisons,
+                pass_rate,
             });
             if name == "stability" {
                 d.stability = gate;
@@ -695,6 +716,61 @@ fn narrative_item(item: TokenStream, end_span: Span, n: &mut Narrative, errors: 
             if let Some((_, v)) = flag(&mut fc, "narrative setting", &["llm_assisted"], errors) {
                 n.llm_assisted = Some(v);
             }
+        }
+    }
+}
+
+/// `min_pass_rate = 0.9`, `confidence = 0.95` or `inconclusive = fail` in `reliability(..)`.
+fn pass_rate_item(c: &mut Cursor, p: &mut PassRate, errors: &mut Errors) {
+    let Some(word) = c.ident() else { return };
+    let w = word.to_string();
+    let example = match w.as_str() {
+        "min_pass_rate" => "min_pass_rate = 0.9",
+        "confidence" => "confidence = 0.95",
+        _ => "inconclusive = fail",
+    };
+    if !c.eat_eq() {
+        return errors.at(c.span(), messages::expected_eq(&w, example));
+    }
+    if w == "inconclusive" {
+        let span = c.span();
+        let Some(v) = c.ident() else {
+            return errors.at(span, messages::wrong_type(&w, "`fail` or `pass`", example));
+        };
+        match v.to_string().as_str() {
+            "fail" => p.inconclusive_fails = true,
+            "pass" => p.inconclusive_fails = false,
+            other => {
+                return errors.at(
+                    v.span(),
+                    unknown("`inconclusive` value", other, &["fail", "pass"]),
+                );
+            }
+        }
+        end(c, errors, &w);
+        return;
+    }
+    let Some(v) = number(c, errors) else {
+        return;
+    };
+    let ok = if w == "confidence" {
+        v.value > 0.0 && v.value < 1.0
+    } else {
+        (0.0..=1.0).contains(&v.value)
+    };
+    if !ok {
+        let what = if w == "confidence" {
+            "`confidence` is a number strictly between 0 and 1 (0.95 for 95%)".to_string()
+        } else {
+            messages::unit_interval(&w)
+        };
+        return errors.at(value_span(&v), what);
+    }
+    if end(c, errors, &w) {
+        if w == "confidence" {
+            p.confidence = Some(v.value);
+        } else {
+            p.min_pass_rate = Some(v.value);
         }
     }
 }
