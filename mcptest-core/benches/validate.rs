@@ -1,7 +1,8 @@
 //! Trajectory validation and golden-path scoring beside parsing the same trace file.
 //!
 //! The performance contract: at 1,000 recorded calls every evaluator costs less than
-//! `serde_json` parsing the trace file it reads.
+//! `serde_json` parsing the trace file it reads. `validate_trace_failing` measures a verdict
+//! that fails in the middle of the trace, with its partial credit and edit script.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use mcptest_core::eval::{
@@ -105,6 +106,22 @@ fn bench(c: &mut Criterion) {
             assert!(validate_trace(&calls, &expected).unwrap().passed);
             g.bench_with_input(
                 BenchmarkId::new("validate_trace", mode),
+                &expected,
+                |b, e| b.iter(|| validate_trace(black_box(&calls), e).unwrap()),
+            );
+        }
+        // A failing reference (one call in the middle names another tool): the verdict plus
+        // its partial credit and, in the ordered modes, the shortest edit script.
+        for mode in [
+            MatchMode::Strict,
+            MatchMode::Subsequence,
+            MatchMode::Unordered,
+        ] {
+            let mut expected = reference(&calls, mode);
+            expected.calls[n / 2] = ExpectedCall::by_name("close_issue");
+            assert!(!validate_trace(&calls, &expected).unwrap().passed);
+            g.bench_with_input(
+                BenchmarkId::new("validate_trace_failing", mode),
                 &expected,
                 |b, e| b.iter(|| validate_trace(black_box(&calls), e).unwrap()),
             );

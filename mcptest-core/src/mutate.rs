@@ -14,8 +14,9 @@
 //! A suite whose gates catch nothing scores 0; adding a gate never lowers the score on the same
 //! runs (a mutant caught by a cell stays caught when another gate is added to that cell).
 //!
-//! The kinds of [`MutantKind`], each applied at up to [`MAX_PER_KIND`] positions of a run,
-//! spread evenly over it:
+//! The kinds of [`MutantKind`], each applied at up to [`MAX_PER_KIND`] calls of a run spread
+//! evenly over it, and at up to as many more among the calls of tools the suite names (its
+//! reference calls, golden path and axes):
 //!
 //! | kind | the run, changed |
 //! |---|---|
@@ -290,9 +291,42 @@ fn describe_call(run: &Run, i: usize) -> String {
     }
 }
 
+/// The calls a kind is applied at: up to [`MAX_PER_KIND`] spread evenly over the run, and up
+/// to as many more among the calls of tools the suite names (its reference calls, golden path
+/// and axes), so the calls a suite cares about are always among the mutated.
+fn picked(spec: &AgentSpec, run: &Run) -> Vec<usize> {
+    let calls = &run.trace.tool_calls;
+    let mut named: Vec<&str> = Vec::new();
+    if let Some(t) = &spec.trajectory {
+        named.extend(t.calls.iter().map(|c| c.name.as_str()));
+    }
+    if let Some(g) = &spec.golden_path {
+        named.extend(g.calls.iter().map(String::as_str));
+    }
+    if let Some(a) = &spec.trajectory_axes {
+        for (x, y) in a.dependencies.iter().chain(&a.order) {
+            named.push(x);
+            named.push(y);
+        }
+    }
+    let referenced: Vec<usize> = (0..calls.len())
+        .filter(|&i| named.contains(&calls[i].name.as_str()))
+        .collect();
+    let mut out = positions(calls.len(), MAX_PER_KIND);
+    out.extend(
+        positions(referenced.len(), MAX_PER_KIND)
+            .into_iter()
+            .map(|k| referenced[k]),
+    );
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// Every mutant of one run (`index` is its 0-based position in the cassette).
 pub fn mutants_of_run(spec: &AgentSpec, run: &Run, index: usize) -> Vec<Mutant> {
     let n = run.trace.tool_calls.len();
+    let at = picked(spec, run);
     let mut out = Vec::new();
     let mut push = |kind, description: String, mutated: Run| {
         out.push(Mutant {
@@ -302,7 +336,7 @@ pub fn mutants_of_run(spec: &AgentSpec, run: &Run, index: usize) -> Vec<Mutant> 
             mutated,
         })
     };
-    for i in positions(n, MAX_PER_KIND) {
+    for &i in &at {
         let mut r = run.clone();
         r.trace.tool_calls.remove(i);
         if i < r.trace.tool_results.len() {
@@ -314,7 +348,10 @@ pub fn mutants_of_run(spec: &AgentSpec, run: &Run, index: usize) -> Vec<Mutant> 
             r,
         );
     }
-    for i in positions(n.saturating_sub(1), MAX_PER_KIND) {
+    // A swap exchanges a picked call with the next one (the last picked, with the one before).
+    let mut pairs: Vec<usize> = at.iter().map(|&i| i.min(n.saturating_sub(2))).collect();
+    pairs.dedup();
+    for i in pairs.into_iter().filter(|_| n >= 2) {
         let calls = &run.trace.tool_calls;
         let results = &run.trace.tool_results;
         if calls[i] == calls[i + 1] && results.get(i) == results.get(i + 1) {
@@ -336,7 +373,7 @@ pub fn mutants_of_run(spec: &AgentSpec, run: &Run, index: usize) -> Vec<Mutant> 
             r,
         );
     }
-    for i in positions(n, MAX_PER_KIND) {
+    for &i in &at {
         let mut r = run.clone();
         let call = r.trace.tool_calls[i].clone();
         r.trace.tool_calls.insert(i + 1, call);
@@ -349,7 +386,7 @@ pub fn mutants_of_run(spec: &AgentSpec, run: &Run, index: usize) -> Vec<Mutant> 
             r,
         );
     }
-    for i in positions(n, MAX_PER_KIND) {
+    for &i in &at {
         let mut r = run.clone();
         let call = &mut r.trace.tool_calls[i];
         let mut args = call
@@ -364,7 +401,7 @@ pub fn mutants_of_run(spec: &AgentSpec, run: &Run, index: usize) -> Vec<Mutant> 
             r,
         );
     }
-    for i in positions(n, MAX_PER_KIND) {
+    for &i in &at {
         let ok = run
             .trace
             .tool_results
@@ -415,7 +452,7 @@ pub fn mutants_of_run(spec: &AgentSpec, run: &Run, index: usize) -> Vec<Mutant> 
         .recovery
         .as_ref()
         .map_or(DEFAULT_DEADLINE_MS, |b| b.max_detection_ms);
-    let mut stretch_at = positions(n, MAX_PER_KIND);
+    let mut stretch_at = at.clone();
     if spec.recovery.is_some()
         && let Some(f) = spec.inject.iter().find_map(|f| {
             crate::eval::find_faulted_call(

@@ -214,3 +214,25 @@ proptest! {
         prop_assert_eq!(a.survivors.len(), a.mutants - a.caught);
     }
 }
+
+#[test]
+fn the_calls_a_suite_names_are_always_mutated() {
+    // 30 reads and one write at #5: the even spread (0, 4, 8, ...) misses #5, the suite names it.
+    let mut calls: Vec<Value> = (0..30)
+        .map(|i| json!({"name": "search", "args": {"page": i}}))
+        .collect();
+    calls[5] = json!({"name": "book", "args": {"id": 7}});
+    let c = cassette(&[json!({"trace": {"tool_calls": calls, "final_response": "Booked."}})]);
+    let spec = AgentSpec::new("books").trajectory(ExpectedTrace::superset(vec![
+        ExpectedCall::by_name("book").args_exact(json!({"id": 7})),
+    ]));
+    let mutants = mutants_of_run(&spec, &c.runs[0], 0);
+    assert!(
+        mutants
+            .iter()
+            .any(|m| m.kind == MutantKind::DropCall && m.description.contains("#5 `book`"))
+    );
+    let r = mutation_test(&spec, &c);
+    assert_eq!(r.kinds[&MutantKind::DropCall].caught, 1);
+    assert_eq!(r.kinds[&MutantKind::PerturbArgument].caught, 1);
+}

@@ -291,6 +291,28 @@ const MODES: [MatchMode; 5] = [
     MatchMode::Subset,
 ];
 
+/// The ordered modes against the quadratic oracle, and their scripts applied.
+fn check_ordered(calls: &[ToolCall], reference: &[ToolCall]) -> Result<(), TestCaseError> {
+    let (lcs, lev) = oracle(reference, calls);
+    let exact = as_exact(reference);
+    let strict = run(calls, MatchMode::Strict, exact.clone());
+    let sub = run(calls, MatchMode::Subsequence, exact.clone());
+    prop_assert_eq!(sub.matched, lcs);
+    if !strict.passed {
+        prop_assert_eq!(strict.matched, lcs);
+        prop_assert_eq!(strict.edits.len(), lev);
+        let fixed = apply(calls, &exact, &strict);
+        prop_assert!(run(&fixed, MatchMode::Strict, exact.clone()).passed);
+    }
+    if !sub.passed {
+        prop_assert_eq!(sub.edits.len(), reference.len() - lcs);
+        prop_assert!(sub.edits.iter().all(|e| e.op != EditOp::Delete));
+        let fixed = apply(calls, &exact, &sub);
+        prop_assert!(run(&fixed, MatchMode::Subsequence, exact).passed);
+    }
+    Ok(())
+}
+
 proptest! {
     #[test]
     fn score_is_in_range_and_one_exactly_when_everything_pairs(
@@ -312,23 +334,15 @@ proptest! {
         calls in arb_calls(90), reference in arb_calls(90)
     ) {
         // Lengths up to 90 cross a 64-bit word, so the carry between words is exercised.
-        let (lcs, lev) = oracle(&reference, &calls);
-        let exact = as_exact(&reference);
-        let strict = run(&calls, MatchMode::Strict, exact.clone());
-        let sub = run(&calls, MatchMode::Subsequence, exact.clone());
-        prop_assert_eq!(sub.matched, lcs);
-        if !strict.passed {
-            prop_assert_eq!(strict.matched, lcs);
-            prop_assert_eq!(strict.edits.len(), lev);
-            let fixed = apply(&calls, &exact, &strict);
-            prop_assert!(run(&fixed, MatchMode::Strict, exact.clone()).passed);
-        }
-        if !sub.passed {
-            prop_assert_eq!(sub.edits.len(), reference.len() - lcs);
-            prop_assert!(sub.edits.iter().all(|e| e.op != EditOp::Delete));
-            let fixed = apply(&calls, &exact, &sub);
-            prop_assert!(run(&fixed, MatchMode::Subsequence, exact).passed);
-        }
+        check_ordered(&calls, &reference)?;
+    }
+
+    #[test]
+    fn long_middles_go_through_the_classes_and_agree(
+        calls in arb_calls(260), reference in arb_calls(260)
+    ) {
+        // Middles past 2^14 pairs are compared through classes of identical calls.
+        check_ordered(&calls, &reference)?;
     }
 
     #[test]

@@ -471,21 +471,15 @@ pub fn validate_trace(
         None if passed => expected.calls.len(),
         None if expected.calls.is_empty() => 0,
         None => {
-            let accepts = credit::Accepts::new(
-                classes(calls, expected, &checks),
-                expected.calls.len(),
-                calls.len(),
+            debug_assert!(ordered, "the unordered modes count their own pairs");
+            let x = credit::explain(
+                calls,
+                &expected.calls,
+                &checks,
+                expected.mode == MatchMode::Strict,
             );
-            if ordered {
-                (edits, edits_minimal) = credit::edit_script(
-                    calls,
-                    &expected.calls,
-                    &checks,
-                    &accepts,
-                    expected.mode == MatchMode::Strict,
-                );
-            }
-            accepts.longest_alignment(expected.calls.len())
+            (edits, edits_minimal) = (x.edits, x.minimal);
+            x.matched
         }
     };
     let (precision, recall, score) = credit::f1(matched, calls.len(), expected.calls.len());
@@ -651,7 +645,7 @@ fn match_calls(
     expected: &ExpectedTrace,
     checks: &[ArgCheck<'_>],
 ) -> Vec<Option<usize>> {
-    let c = classes(calls, expected, checks);
+    let c = classes(calls, &expected.calls, checks);
     let g = ClassGraph {
         left: c.expected.iter().map(Vec::len).collect(),
         right: c.recorded.iter().map(Vec::len).collect(),
@@ -678,11 +672,11 @@ pub(super) struct Classes {
 
 /// Groups the calls and finds the accepted pairs (see [`match_calls`] for how edges are found
 /// without testing every pair).
-fn classes(calls: &[ToolCall], expected: &ExpectedTrace, checks: &[ArgCheck<'_>]) -> Classes {
+fn classes(calls: &[ToolCall], expected: &[ExpectedCall], checks: &[ArgCheck<'_>]) -> Classes {
     let e_members = group(
-        &expected.calls,
+        &expected,
         |i| {
-            let c = &expected.calls[i];
+            let c = &expected[i];
             let h = match &c.args {
                 ExpectedArgs::Any | ExpectedArgs::Ignore => 0,
                 ExpectedArgs::Exact(v) => hash_value(v) ^ 1,
@@ -727,7 +721,7 @@ fn classes(calls: &[ToolCall], expected: &ExpectedTrace, checks: &[ArgCheck<'_>]
         .iter()
         .map(|m| {
             let i = m[0];
-            let name = expected.calls[i].name.as_str();
+            let name = expected[i].name.as_str();
             let same_name = by_name.get(name).unwrap_or(&no_classes);
             let candidates: &[usize] = match &checks[i] {
                 ArgCheck::Pass => return same_name.clone(),

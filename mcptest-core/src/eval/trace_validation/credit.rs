@@ -28,11 +28,11 @@
 //! the same name lists the argument diffs at JSON pointers into the recorded call.
 //!
 //! The script is computed by dynamic programming over the calls between the longest common
-//! prefix and suffix; when that middle exceeds [`MAX_SCRIPT_CELLS`] pairs, a valid script that
+//! prefix and suffix (pairs that accept each other at both ends); when that middle exceeds [`MAX_SCRIPT_CELLS`] pairs, a valid script that
 //! may not be the shortest is given instead (positional in `strict`, greedy in `subsequence`),
 //! and [`TraceValidation::edits_minimal`](super::TraceValidation::edits_minimal) says so.
 
-use super::{ArgCheck, Classes, ExpectedCall, args_of, call_diffs};
+use super::{ArgCheck, Classes, ExpectedCall, args_of, call_diffs, call_passes, classes};
 use crate::diff::AssertionDiff;
 use crate::json::canonical;
 use crate::trace::ToolCall;
@@ -122,6 +122,8 @@ pub(super) struct Accepts {
     expected_class: Vec<usize>,
     calls: usize,
     words: usize,
+    /// Dense rows, one per reference call, when computed call by call.
+    dense: Option<Vec<u64>>,
 }
 
 /// A reusable bit row over the recorded calls.
@@ -149,6 +151,35 @@ impl Accepts {
             expected_class,
             calls: recorded,
             words: recorded.div_ceil(64),
+            dense: None,
+        }
+    }
+
+    /// The relation computed call by call (for a small region), kept as dense rows.
+    pub(super) fn direct(
+        calls: &[ToolCall],
+        expected: &[ExpectedCall],
+        checks: &[ArgCheck<'_>],
+    ) -> Self {
+        let words = calls.len().div_ceil(64);
+        let mut dense = vec![0u64; words * expected.len()];
+        for (i, e) in expected.iter().enumerate() {
+            for (j, c) in calls.iter().enumerate() {
+                if call_passes(e, &checks[i], c) {
+                    dense[i * words + j / 64] |= 1 << (j % 64);
+                }
+            }
+        }
+        Accepts {
+            classes: Classes {
+                expected: vec![],
+                recorded: vec![],
+                edges: vec![],
+            },
+            expected_class: (0..expected.len()).collect(),
+            calls: calls.len(),
+            words,
+            dense: Some(dense),
         }
     }
 
@@ -164,6 +195,12 @@ impl Accepts {
     fn fill(&self, i: usize, row: &mut Row) {
         let c = self.expected_class[i];
         if row.class == Some(c) {
+            return;
+        }
+        if let Some(dense) = &self.dense {
+            row.bits
+                .copy_from_slice(&dense[i * self.words..(i + 1) * self.words]);
+            row.class = Some(c);
             return;
         }
         row.bits.iter_mut().for_each(|w| *w = 0);
@@ -206,43 +243,81 @@ impl Accepts {
     }
 }
 
-/// The shortest edit script for a failing ordered trajectory, and whether it is the shortest
-/// (false only past [`MAX_SCRIPT_CELLS`]).
-pub(super) fn edit_script(
+/// What [`explain`] found for a failing ordered trajectory.
+pub(super) struct Explained {
+    /// The longest order-preserving alignment.
+    pub matched: usize,
+    /// The shortest edit script (or a valid one past [`MAX_SCRIPT_CELLS`]).
+    pub edits: Vec<EditStep>,
+    /// False when `edits` may not be the shortest.
+    pub minimal: bool,
+}
+
+/// Middles up to this many pairs are compared call by call; larger ones through the classes
+/// of identical calls (one comparison per pair of classes).
+const DIRECT_PAIRS: usize = 1 << 14;
+
+/// The pairs and the shortest edit script of a failing ordered trajectory.
+///
+/// A leading (or trailing) pair that accepts each other is a match in some longest alignment
+/// and some shortest script, in both modes and for any "accepts" relation (swapping it into an
+/// optimal alignment never costs more), so the common prefix and suffix are set aside and only
+/// the middle is compared: a run that fails at one spot costs a pass over its ends.
+pub(super) fn explain(
     calls: &[ToolCall],
     expected: &[ExpectedCall],
     checks: &[ArgCheck<'_>],
-    accepts: &Accepts,
     strict: bool,
-) -> (Vec<EditStep>, bool) {
+) -> Explained {
     let (n, m) = (expected.len(), calls.len());
+    let accepts_at = |i: usize, j: usize| call_passes(&expected[i], &checks[i], &calls[j]);
+    let (mut lo, mut hi_e, mut hi_r) = (0, n, m);
+    while lo < n.min(m) && accepts_at(lo, lo) {
+        lo += 1;
+    }
+    while hi_e > lo && hi_r > lo && accepts_at(hi_e - 1, hi_r - 1) {
+        hi_e -= 1;
+        hi_r -= 1;
+    }
+    let ends = lo + (n - hi_e);
+    let (mid_calls, mid_expected, mid_checks) =
+        (&calls[lo..hi_r], &expected[lo..hi_e], &checks[lo..hi_e]);
+    let (ne, nr) = (mid_expected.len(), mid_calls.len());
+    let accepts = if ne.saturating_mul(nr) <= DIRECT_PAIRS {
+        Accepts::direct(mid_calls, mid_expected, mid_checks)
+    } else {
+        Accepts::new(classes(mid_calls, mid_expected, mid_checks), ne, nr)
+    };
+    let matched = ends + accepts.longest_alignment(ne);
     let ctx = Steps {
         calls,
         expected,
         checks,
     };
+    let (edits, minimal) = if (ne + 1).saturating_mul(nr + 1) > MAX_SCRIPT_CELLS {
+        (fallback(&ctx, lo, &accepts, ne, nr, strict), false)
+    } else {
+        (script(&ctx, lo, &accepts, ne, nr, strict), true)
+    };
+    Explained {
+        matched,
+        edits,
+        minimal,
+    }
+}
+
+/// The shortest script over the middle (`ne` reference calls and `nr` recorded calls starting
+/// at `lo` on both sides).
+fn script(
+    ctx: &Steps<'_>,
+    lo: usize,
+    accepts: &Accepts,
+    ne: usize,
+    nr: usize,
+    strict: bool,
+) -> Vec<EditStep> {
+    let (calls, expected) = (ctx.calls, ctx.expected);
     let mut row = accepts.row();
-    // In strict mode, the common prefix and suffix stay as they are.
-    let (mut lo, mut hi_e, mut hi_r) = (0, n, m);
-    if strict {
-        while lo < n.min(m) && {
-            accepts.fill(lo, &mut row);
-            row.get(lo)
-        } {
-            lo += 1;
-        }
-        while hi_e > lo && hi_r > lo && {
-            accepts.fill(hi_e - 1, &mut row);
-            row.get(hi_r - 1)
-        } {
-            hi_e -= 1;
-            hi_r -= 1;
-        }
-    }
-    let (ne, nr) = (hi_e - lo, hi_r - lo);
-    if (ne + 1).saturating_mul(nr + 1) > MAX_SCRIPT_CELLS {
-        return (fallback(&ctx, accepts, strict), false);
-    }
     let del = u32::from(strict);
     let width = nr + 1;
     // cost[i * width + j]: the cheapest edit of recorded lo..lo+j into reference lo..lo+i.
@@ -256,10 +331,10 @@ pub(super) fn edit_script(
         *c = del * j as u32;
     }
     for i in 1..=ne {
-        accepts.fill(lo + i - 1, &mut row);
+        accepts.fill(i - 1, &mut row);
         cost[i * width] = i as u32;
         for j in 1..=nr {
-            let hit = row.get(lo + j - 1);
+            let hit = row.get(j - 1);
             if hit {
                 let k = (i - 1) * nr + j - 1;
                 ok[k / 64] |= 1 << (k % 64);
@@ -301,36 +376,42 @@ pub(super) fn edit_script(
         }
     }
     steps.reverse();
-    (steps, true)
+    steps
 }
 
-/// A valid script that may not be the shortest: positional in strict mode, greedy earliest
-/// match in subsequence mode.
-fn fallback(ctx: &Steps<'_>, accepts: &Accepts, strict: bool) -> Vec<EditStep> {
-    let (n, m) = (ctx.expected.len(), ctx.calls.len());
+/// A valid script that may not be the shortest, over the middle: positional in strict mode,
+/// greedy earliest match in subsequence mode.
+fn fallback(
+    ctx: &Steps<'_>,
+    lo: usize,
+    accepts: &Accepts,
+    ne: usize,
+    nr: usize,
+    strict: bool,
+) -> Vec<EditStep> {
     let mut row = accepts.row();
     let mut steps = Vec::new();
     if strict {
-        for k in 0..n.max(m) {
-            match (k < n, k < m) {
+        for k in 0..ne.max(nr) {
+            match (k < ne, k < nr) {
                 (true, true) => {
                     accepts.fill(k, &mut row);
                     if !row.get(k) {
-                        steps.push(ctx.substitute(k, k));
+                        steps.push(ctx.substitute(lo + k, lo + k));
                     }
                 }
-                (true, false) => steps.push(ctx.insert(k, m)),
-                (false, true) => steps.push(ctx.delete(k)),
+                (true, false) => steps.push(ctx.insert(lo + k, lo + nr)),
+                (false, true) => steps.push(ctx.delete(lo + k)),
                 (false, false) => {}
             }
         }
     } else {
         let mut next = 0;
-        for i in 0..n {
+        for i in 0..ne {
             accepts.fill(i, &mut row);
-            match (next..m).find(|&j| row.get(j)) {
+            match (next..nr).find(|&j| row.get(j)) {
                 Some(j) => next = j + 1,
-                None => steps.push(ctx.insert(i, next)),
+                None => steps.push(ctx.insert(lo + i, lo + next)),
             }
         }
     }
