@@ -674,7 +674,7 @@ pub(super) struct Classes {
 /// without testing every pair).
 fn classes(calls: &[ToolCall], expected: &[ExpectedCall], checks: &[ArgCheck<'_>]) -> Classes {
     let e_members = group(
-        &expected,
+        expected,
         |i| {
             let c = &expected[i];
             let h = match &c.args {
