@@ -1,11 +1,10 @@
 //! `mcptest mutate`: how many planted misbehaviours a suite's gates catch.
 
-use crate::replay::{load, read_cassette};
+use crate::replay::{emit, in_parallel, load, read_cassette};
 use mcptest_core::mutate::{MutationReport, mutation_test};
 use mcptest_core::spec::AgentSpec;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// `mcptest mutate`.
@@ -92,22 +91,12 @@ pub fn run(args: &MutateArgs) -> u8 {
     let (mutants, caught) = totals(&agents);
     let errors = load_errors + agents.iter().filter(|a| a.outcome.is_err()).count();
     let below = below(&agents, args.min_score);
-    match &args.output {
-        Some(file) => {
-            if let Err(e) = std::fs::write(file, text.as_bytes()) {
-                eprintln!("error: cannot write the report to {}: {e}", file.display());
-                return 2;
-            }
-            println!(
-                "{caught} of {mutants} mutant(s) caught (report written to {})",
-                file.display()
-            );
-        }
-        None => {
-            let mut out = std::io::stdout().lock();
-            let _ = out.write_all(text.as_bytes());
-            let _ = out.flush();
-        }
+    if !emit(
+        &text,
+        args.output.as_deref(),
+        &format!("{caught} of {mutants} mutant(s) caught"),
+    ) {
+        return 2;
     }
     if errors > 0 {
         2
@@ -118,50 +107,35 @@ pub fn run(args: &MutateArgs) -> u8 {
     }
 }
 
-/// Grades every agent of one suite, on every core, keeping suite order.
+/// Mutates every agent of one suite, on every core, keeping suite order.
 fn grade_all(path: &Path, file: &str, specs: &[&AgentSpec]) -> Vec<AgentMutation> {
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(specs.len().max(1));
-    let chunk = specs.len().div_ceil(workers).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = specs
-            .chunks(chunk)
-            .map(|part| {
-                let handle = scope.spawn(move || {
-                    part.iter()
-                        .map(|spec| {
-                            let (_, cassette) = read_cassette(path, file, spec);
-                            AgentMutation {
-                                file: file.to_string(),
-                                name: spec.name.clone(),
-                                model: spec.model.clone().unwrap_or_default(),
-                                outcome: cassette.map(|c| mutation_test(spec, &c)),
-                            }
-                        })
-                        .collect::<Vec<_>>()
-                });
-                (part, handle)
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|(part, handle)| {
-                handle.join().unwrap_or_else(|_| {
-                    part.iter()
-                        .map(|spec| AgentMutation {
-                            file: file.to_string(),
-                            name: spec.name.clone(),
-                            model: spec.model.clone().unwrap_or_default(),
-                            outcome: Err("internal error while mutating this agent; please \
-                                          report it with the suite and cassette"
-                                .into()),
-                        })
-                        .collect()
-                })
-            })
-            .collect()
-    })
+    let entry = |spec: &AgentSpec, outcome| AgentMutation {
+        file: file.to_string(),
+        name: spec.name.clone(),
+        model: spec.model.clone().unwrap_or_default(),
+        outcome,
+    };
+    in_parallel(
+        specs,
+        |spec| {
+            entry(
+                spec,
+                read_cassette(path, file, spec)
+                    .1
+                    .map(|c| mutation_test(spec, &c)),
+            )
+        },
+        |spec| {
+            entry(
+                spec,
+                Err(
+                    "internal error while mutating this agent; please report it with the \
+                     suite and cassette"
+                        .into(),
+                ),
+            )
+        },
+    )
 }
 
 fn totals(agents: &[AgentMutation]) -> (usize, usize) {

@@ -69,18 +69,22 @@ pub fn run(args: &RunArgs) -> u8 {
         Reporter::Json => crate::report::json::render(&report),
         Reporter::Junit => crate::report::junit::render(&report),
     };
-    let code = report.exit_code();
-    match &args.output {
+    if !emit(&text, args.output.as_deref(), &report.summary_line()) {
+        return 2;
+    }
+    report.exit_code()
+}
+
+/// Writes a report to `output` (then prints `summary` and where it went) or to standard
+/// output; false when the file cannot be written (said on stderr).
+pub(crate) fn emit(text: &str, output: Option<&Path>, summary: &str) -> bool {
+    match output {
         Some(file) => {
             if let Err(e) = std::fs::write(file, text.as_bytes()) {
                 eprintln!("error: cannot write the report to {}: {e}", file.display());
-                return 2;
+                return false;
             }
-            println!(
-                "{} (report written to {})",
-                report.summary_line(),
-                file.display()
-            );
+            println!("{summary} (report written to {})", file.display());
         }
         None => {
             let mut out = std::io::stdout().lock();
@@ -89,7 +93,7 @@ pub fn run(args: &RunArgs) -> u8 {
             let _ = out.flush();
         }
     }
-    code
+    true
 }
 
 /// Reads and parses one suite file.
@@ -139,53 +143,62 @@ fn run_suite(path: &Path, filter: &str) -> SuiteReport {
         }
     };
     let specs: Vec<&AgentSpec> = suite.filter(filter).collect();
-    // Agents are independent: grade them on every core, keeping suite order.
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(specs.len().max(1));
-    let chunk = specs.len().div_ceil(workers).max(1);
-    let agents: Vec<AgentReport> = std::thread::scope(|scope| {
-        let handles: Vec<_> = specs
-            .chunks(chunk)
-            .map(|part| {
-                let file = &file;
-                let handle = scope.spawn(move || {
-                    part.iter()
-                        .map(|spec| grade_agent(path, file, spec))
-                        .collect::<Vec<_>>()
-                });
-                (part, handle)
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|(part, handle)| {
-                handle.join().unwrap_or_else(|_| {
-                    // Grading never panics on any input; should it ever, the agents say so
-                    // instead of disappearing from the report.
-                    part.iter()
-                        .map(|spec| AgentReport {
-                            name: spec.name.clone(),
-                            model: spec.model.clone().unwrap_or_default(),
-                            cassette: spec.cassettes.first().cloned().unwrap_or_default(),
-                            outcome: AgentOutcome::Error(
-                                "internal error while grading this agent; please report it \
-                                 with the suite and cassette"
-                                    .into(),
-                            ),
-                            seconds: 0.0,
-                        })
-                        .collect()
-                })
-            })
-            .collect()
-    });
+    let agents = in_parallel(
+        &specs,
+        |spec| grade_agent(path, &file, spec),
+        // Grading never panics on any input; should it ever, the agents say so instead of
+        // disappearing from the report.
+        |spec| AgentReport {
+            name: spec.name.clone(),
+            model: spec.model.clone().unwrap_or_default(),
+            cassette: spec.cassettes.first().cloned().unwrap_or_default(),
+            outcome: AgentOutcome::Error(
+                "internal error while grading this agent; please report it with the suite \
+                 and cassette"
+                    .into(),
+            ),
+            seconds: 0.0,
+        },
+    );
     SuiteReport {
         file,
         stem: suite.stem,
         agents,
         load_error: None,
     }
+}
+
+/// Maps `work` over `items` on every core, keeping their order; an item whose work panicked
+/// (which no input should cause) gets `on_panic` instead of vanishing.
+pub(crate) fn in_parallel<T: Sync, R: Send>(
+    items: &[T],
+    work: impl Fn(&T) -> R + Sync,
+    on_panic: impl Fn(&T) -> R,
+) -> Vec<R> {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len().max(1));
+    let chunk = items.len().div_ceil(workers).max(1);
+    let work = &work;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| {
+                (
+                    part,
+                    scope.spawn(move || part.iter().map(work).collect::<Vec<R>>()),
+                )
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|(part, handle)| {
+                handle
+                    .join()
+                    .unwrap_or_else(|_| part.iter().map(&on_panic).collect())
+            })
+            .collect()
+    })
 }
 
 /// Reads one agent's cassette and grades it; a missing or malformed cassette is an error

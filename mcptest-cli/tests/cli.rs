@@ -662,6 +662,20 @@ fn help_everywhere_with_examples() {
 // ---------------------------------------------------------------------------------------------
 // Partial credit, pass-rate decisions, flaky agents, mutation scores
 
+/// Runs `mcptest <args> --config <path>`, expects `code`, and parses standard output as JSON.
+#[track_caller]
+fn json_of(args: &[&str], path: &Path, code: i32) -> Value {
+    let out = mcptest()
+        .args(args)
+        .arg("--config")
+        .arg(path)
+        .assert()
+        .code(code)
+        .get_output()
+        .clone();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 fn triage_run(label: &str) -> Value {
     serde_json::json!({"trace": {
         "tool_calls": [
@@ -681,14 +695,7 @@ fn a_failing_ordered_trajectory_reports_credit_and_the_edits_that_pass() {
          expect:\n      - {target: trajectory.score, matcher: {schema: {minimum: 0.5}}}\n",
     );
     cassette(dir.path(), "c.json", &[triage_run("add_label")]);
-    let out = mcptest()
-        .args(["run", "--reporter", "json", "--config"])
-        .arg(&path)
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let doc = json_of(&["run", "--reporter", "json"], &path, 0);
     let cell = &doc["suites"][0]["agents"][0]["cells"][0];
     let t = &cell["metrics"]["trajectory"];
     // Pairs search_issues and add_label: precision 2/3, recall 1, F1 0.8.
@@ -750,14 +757,7 @@ fn a_pass_rate_the_runs_cannot_settle_is_inconclusive_and_exits_0() {
         "{xml}"
     );
     assert!(xml.contains("type=\"inconclusive\""), "{xml}");
-    let out = mcptest()
-        .args(["run", "--reporter", "json", "--config"])
-        .arg(&path)
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let doc = json_of(&["run", "--reporter", "json"], &path, 0);
     assert_eq!(doc["summary"]["cells_inconclusive"], 1);
     assert_eq!(
         doc["suites"][0]["agents"][0]["cells"][3]["outcome"],
@@ -822,14 +822,7 @@ fn mutate_scores_a_weak_suite_below_a_strong_one_and_names_survivors() {
          narrative: {}\n",
     );
     let score = |path: &Path| {
-        let out = mcptest()
-            .args(["mutate", "--reporter", "json", "--config"])
-            .arg(path)
-            .assert()
-            .code(0)
-            .get_output()
-            .clone();
-        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let doc = json_of(&["mutate", "--reporter", "json"], path, 0);
         doc["agents"][0].clone()
     };
     let w = score(&weak);

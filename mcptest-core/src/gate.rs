@@ -44,7 +44,10 @@ use crate::eval::{
 use crate::json::canonical;
 use crate::matchers::Matcher;
 use crate::select::Step;
-use crate::spec::{AgentSpec, Expectation, Inconclusive, ReliabilityGate};
+use crate::spec::{AgentSpec, Expectation, Inconclusive, ReliabilityGate, TRAJECTORY_METRICS};
+
+/// The trajectory metrics the axes gate reports (the rest are the trajectory gate's).
+const AXES_METRICS: &[&str] = &["dependency_satisfaction", "order_satisfaction"];
 use crate::trace::Run;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -267,19 +270,12 @@ pub fn evaluate_run(spec: &AgentSpec, cell: &str, run: &Run) -> CellReport {
                 );
                 // An assertion on the trajectory's report replaces the pass/fail gate; the
                 // row stays, advisory, so the mismatches and the edit script still show.
-                r.advisory = targets(
-                    &spec.expect,
-                    "trajectory",
-                    &[
-                        "passed",
-                        "mismatch_count",
-                        "matched",
-                        "precision",
-                        "recall",
-                        "score",
-                        "edit_distance",
-                    ],
-                );
+                let verdict_fields: Vec<&str> = TRAJECTORY_METRICS
+                    .iter()
+                    .copied()
+                    .filter(|f| !AXES_METRICS.contains(f))
+                    .collect();
+                r.advisory = targets(&spec.expect, "trajectory", &verdict_fields);
                 gates.push(r);
             }
             Err(e) => gates.push(row(
@@ -297,11 +293,7 @@ pub fn evaluate_run(spec: &AgentSpec, cell: &str, run: &Run) -> CellReport {
             json!(s.dependency_satisfaction),
         );
         traj.insert("order_satisfaction".into(), json!(s.order_satisfaction));
-        if !targets(
-            &spec.expect,
-            "trajectory",
-            &["dependency_satisfaction", "order_satisfaction"],
-        ) {
+        if !targets(&spec.expect, "trajectory", AXES_METRICS) {
             let text = s.to_string();
             let mut lines = text.lines().map(|l| l.trim().to_string());
             lines.next();
