@@ -14,6 +14,7 @@
 //!   trajectory axes, and the metrics built on them.
 //! * [`spec`] and [`gate`]: what an agent is expected to do, and the cell reports that grade it.
 //! * [`calibrate`]: floors and ceilings for an agent's declared gates, from known-good recordings.
+//! * [`mutate`]: mutants of recorded runs, and how many of them a suite's gates catch.
 //! * [`suite`]: YAML suites loaded into the same specs, and where their cassettes live.
 //! * [`yaml`]: YAML text as nodes that remember their line and column, under a depth and size
 //!   cap, for the suite loader and the mock server's tools files.
