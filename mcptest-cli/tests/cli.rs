@@ -702,6 +702,8 @@ fn a_failing_ordered_trajectory_reports_credit_and_the_edits_that_pass() {
     assert_eq!(t["matched"], 2);
     assert!((t["score"].as_f64().unwrap() - 0.8).abs() < 1e-9, "{t}");
     assert_eq!(t["edit_distance"], 1);
+    assert_eq!(t["edits"][0]["op"], "delete");
+    assert_eq!(t["edits"][0]["recorded_index"], 1);
     let row = &cell["gates"][0];
     assert_eq!(row["gate"], "trajectory");
     assert_eq!(

@@ -241,6 +241,10 @@ pub fn evaluate_run(spec: &AgentSpec, cell: &str, run: &Run) -> CellReport {
                 traj.insert("recall".into(), json!(v.recall));
                 traj.insert("score".into(), json!(v.score));
                 traj.insert("edit_distance".into(), json!(v.edits.len()));
+                traj.insert(
+                    "edits".into(),
+                    serde_json::to_value(&v.edits).unwrap_or_else(|_| json!([])),
+                );
                 let lines = |s: String| s.lines().map(str::to_string).collect::<Vec<_>>();
                 let mut details: Vec<String> = v
                     .mismatches

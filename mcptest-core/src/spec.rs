@@ -442,7 +442,9 @@ pub const GATE_METRICS: &[(&str, &[&str])] = &[
     ("reliability", RELIABILITY_METRICS),
 ];
 
-/// What `trajectory.*` reads (the last two need `trajectory_axes`).
+/// What `trajectory.*` reads (the last two need `trajectory_axes`; `edits` is the list of
+/// edit steps of a failing ordered trajectory, each `{op, expected_index, recorded_index,
+/// diffs, description}`).
 pub const TRAJECTORY_METRICS: &[&str] = &[
     "passed",
     "mismatch_count",
@@ -451,6 +453,7 @@ pub const TRAJECTORY_METRICS: &[&str] = &[
     "recall",
     "score",
     "edit_distance",
+    "edits",
     "dependency_satisfaction",
     "order_satisfaction",
 ];
