@@ -38,8 +38,9 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 
 /// A matcher over one JSON value.
 #[derive(Debug, Clone, PartialEq)]
@@ -186,6 +187,47 @@ pub(crate) fn compile_schema(schema: &Value) -> Result<jsonschema::Validator, St
         ));
     }
     jsonschema::validator_for(schema).map_err(|e| e.to_string())
+}
+
+/// Compiled schemas shared by every expectation in the process, keyed by a structural hash
+/// and checked by equality: a trajectory graded on many runs (or many cells) compiles each of
+/// its schemas once. Bounded: past [`SCHEMA_CACHE_LIMIT`] entries the cache starts over.
+static SCHEMA_CACHE: LazyLock<Mutex<SchemaCache>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+
+/// Compiled schemas by structural hash, each with the schema it was compiled from.
+type SchemaCache = HashMap<u64, Vec<(Value, Arc<jsonschema::Validator>)>>;
+
+/// How many compiled schemas [`compiled_schema`] keeps.
+const SCHEMA_CACHE_LIMIT: usize = 1024;
+
+/// [`compile_schema`] through a process-wide cache (a malformed schema is not kept, and is an
+/// error every time).
+pub(crate) fn compiled_schema(schema: &Value) -> Result<Arc<jsonschema::Validator>, String> {
+    let key = crate::json::hash_value(schema);
+    let lookup = |cache: &SchemaCache| {
+        cache.get(&key).and_then(|bucket| {
+            bucket
+                .iter()
+                .find(|(v, _)| crate::json::json_eq(v, schema))
+                .map(|(_, c)| c.clone())
+        })
+    };
+    if let Ok(cache) = SCHEMA_CACHE.lock()
+        && let Some(found) = lookup(&cache)
+    {
+        return Ok(found);
+    }
+    let compiled = Arc::new(compile_schema(schema)?);
+    if let Ok(mut cache) = SCHEMA_CACHE.lock() {
+        if cache.values().map(Vec::len).sum::<usize>() >= SCHEMA_CACHE_LIMIT {
+            cache.clear();
+        }
+        cache
+            .entry(key)
+            .or_default()
+            .push((schema.clone(), compiled.clone()));
+    }
+    Ok(compiled)
 }
 
 /// One diff per validation error of `actual` against a compiled schema.

@@ -162,7 +162,7 @@ impl AgentSpec {
         if let Some(t) = &self.trajectory {
             for (i, c) in t.calls.iter().enumerate() {
                 if let ExpectedArgs::Schema(s) = &c.args
-                    && let Err(e) = crate::matchers::compile_schema(s)
+                    && let Err(e) = crate::matchers::compiled_schema(s)
                 {
                     err(
                         &format!("trajectory.calls[{i}].args.schema"),

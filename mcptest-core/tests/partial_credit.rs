@@ -360,3 +360,54 @@ proptest! {
         }
     }
 }
+
+/// The largest one-to-one pairing, by brute force over subsets (small inputs only).
+fn oracle_matching(reference: &[ExpectedCall], calls: &[ToolCall]) -> usize {
+    fn accepts(e: &ExpectedCall, c: &ToolCall) -> bool {
+        e.name == c.name
+            && match &e.args {
+                ExpectedArgs::Exact(a) => c.args.as_ref() == Some(a),
+                _ => true,
+            }
+    }
+    fn best(i: usize, used: u32, r: &[ExpectedCall], c: &[ToolCall]) -> usize {
+        if i == r.len() {
+            return 0;
+        }
+        let mut top = best(i + 1, used, r, c);
+        for (j, call) in c.iter().enumerate() {
+            if used & (1 << j) == 0 && accepts(&r[i], call) {
+                top = top.max(1 + best(i + 1, used | (1 << j), r, c));
+            }
+        }
+        top
+    }
+    best(0, 0, reference, calls)
+}
+
+proptest! {
+    #[test]
+    fn unordered_pairs_are_a_maximum_matching_even_on_greedy_traps(
+        calls in arb_calls(7), reference in arb_calls(7), loose in prop::collection::vec(any::<bool>(), 7)
+    ) {
+        // Some reference calls pin exact arguments, others only the name: greedy traps.
+        let reference: Vec<ExpectedCall> = reference
+            .iter()
+            .zip(&loose)
+            .map(|(c, &l)| {
+                let e = ExpectedCall::by_name(c.name.clone());
+                if l { e } else { e.args_exact(c.args.clone().unwrap()) }
+            })
+            .collect();
+        let best = oracle_matching(&reference, &calls);
+        for mode in [MatchMode::Unordered, MatchMode::Superset, MatchMode::Subset] {
+            let v = run(&calls, mode, reference.clone());
+            prop_assert_eq!(v.matched, best, "{}", mode);
+            let passes = match mode {
+                MatchMode::Subset => best == calls.len(),
+                _ => best == reference.len(),
+            };
+            prop_assert_eq!(v.passed, passes, "{}", mode);
+        }
+    }
+}

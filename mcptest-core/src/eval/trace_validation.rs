@@ -48,9 +48,9 @@
 //! ```
 
 use crate::diff::AssertionDiff;
-use crate::json::{canonical, hash_value, json_eq};
+use crate::json::{hash_value, json_eq};
 use crate::matchers::{
-    MatcherError, compile_schema, contains, contains_diffs, exact_diffs, schema_diffs,
+    MatcherError, compiled_schema, contains, contains_diffs, exact_diffs, schema_diffs,
 };
 use crate::matching::{ClassGraph, expand, group, max_class_matching};
 use crate::trace::ToolCall;
@@ -366,9 +366,9 @@ impl ArgCheck<'_> {
     }
 }
 
-/// Compiles every argument shape; identical schemas are compiled once and shared.
+/// Compiles every argument shape; a schema is compiled once per process and shared
+/// ([`compiled_schema`]).
 fn compile(expected: &ExpectedTrace) -> Result<Vec<ArgCheck<'_>>, ValidationError> {
-    let mut schemas: HashMap<String, Arc<jsonschema::Validator>> = HashMap::new();
     expected
         .calls
         .iter()
@@ -379,20 +379,11 @@ fn compile(expected: &ExpectedTrace) -> Result<Vec<ArgCheck<'_>>, ValidationErro
                 ExpectedArgs::Exact(v) => ArgCheck::Exact(v),
                 ExpectedArgs::Subset(v) => ArgCheck::Subset(v),
                 ExpectedArgs::Schema(s) => {
-                    let key = canonical(s);
-                    let validator = match schemas.get(&key) {
-                        Some(v) => v.clone(),
-                        None => {
-                            let v = Arc::new(compile_schema(s).map_err(|e| ValidationError {
-                                expected_index: i,
-                                name: c.name.clone(),
-                                error: MatcherError::Schema(e),
-                            })?);
-                            schemas.insert(key, v.clone());
-                            v
-                        }
-                    };
-                    ArgCheck::Schema(validator)
+                    ArgCheck::Schema(compiled_schema(s).map_err(|e| ValidationError {
+                        expected_index: i,
+                        name: c.name.clone(),
+                        error: MatcherError::Schema(e),
+                    })?)
                 }
             })
         })
@@ -450,6 +441,16 @@ pub fn validate_trace(
         match expected.mode {
             MatchMode::Strict => strict(calls, expected, &checks),
             MatchMode::Subsequence => subsequence(calls, expected, &checks),
+            MatchMode::Unordered | MatchMode::Superset
+                if covers_greedily(calls, &expected.calls, &checks, true) =>
+            {
+                matched = Some(expected.calls.len());
+                Vec::new()
+            }
+            MatchMode::Subset if covers_greedily(calls, &expected.calls, &checks, false) => {
+                matched = Some(calls.len());
+                Vec::new()
+            }
             MatchMode::Unordered | MatchMode::Superset => {
                 let (out, m) = unordered(calls, expected, &checks);
                 matched = Some(m);
@@ -495,6 +496,41 @@ pub fn validate_trace(
     })
 }
 
+/// Traces with at most this many (reference, recorded) pairs try a direct greedy pairing
+/// before the class graph.
+const GREEDY_PAIRS: usize = 512;
+
+/// For a small trace, a greedy pairing in order (each reference call takes the first free
+/// recorded call it accepts; with `cover_expected` false, each recorded call the first free
+/// reference call that accepts it). When it pairs every call on the side the mode needs
+/// covered, no matching can pair more, so the mode passes with exactly that many pairs; when it
+/// does not, this says nothing, and the maximum matching decides (greedy pairing can miss a
+/// full matching, never invent one).
+fn covers_greedily(
+    calls: &[ToolCall],
+    expected: &[ExpectedCall],
+    checks: &[ArgCheck<'_>],
+    cover_expected: bool,
+) -> bool {
+    let (n, m) = (expected.len(), calls.len());
+    if n.saturating_mul(m) > GREEDY_PAIRS || (cover_expected && n > m) || (!cover_expected && m > n)
+    {
+        return false;
+    }
+    let mut used = [false; GREEDY_PAIRS];
+    if cover_expected {
+        expected.iter().zip(checks).all(|(e, check)| {
+            let found = (0..m).find(|&j| !used[j] && call_passes(e, check, &calls[j]));
+            found.inspect(|&j| used[j] = true).is_some()
+        })
+    } else {
+        calls.iter().all(|c| {
+            let found = (0..n).find(|&i| !used[i] && call_passes(&expected[i], &checks[i], c));
+            found.inspect(|&i| used[i] = true).is_some()
+        })
+    }
+}
+
 fn unexpected_call_diff(c: &ToolCall) -> AssertionDiff {
     AssertionDiff::new(
         "/name",
@@ -523,6 +559,9 @@ fn strict(
     for i in 0..n.max(calls.len()) {
         match (expected.calls.get(i).zip(checks.get(i)), calls.get(i)) {
             (Some((e, check)), Some(r)) => {
+                if call_passes(e, check, r) {
+                    continue; // the cheap check first; diffs only for a mismatch
+                }
                 let diffs = call_diffs(e, check, r);
                 if !diffs.is_empty() {
                     let reason = if e.name != r.name {
