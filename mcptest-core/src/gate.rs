@@ -44,10 +44,9 @@ use crate::eval::{
 use crate::json::canonical;
 use crate::matchers::Matcher;
 use crate::select::Step;
-use crate::spec::{AgentSpec, Expectation, Inconclusive, ReliabilityGate, TRAJECTORY_METRICS};
-
-/// The trajectory metrics the axes gate reports (the rest are the trajectory gate's).
-const AXES_METRICS: &[&str] = &["dependency_satisfaction", "order_satisfaction"];
+use crate::spec::{
+    AXES_METRICS, AgentSpec, Expectation, Inconclusive, ReliabilityGate, TRAJECTORY_METRICS,
+};
 use crate::trace::Run;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -251,12 +250,7 @@ pub fn evaluate_run(spec: &AgentSpec, cell: &str, run: &Run) -> CellReport {
                     .iter()
                     .flat_map(|m| lines(m.to_string()))
                     .collect();
-                if !v.edits.is_empty() {
-                    details.push(v.edits_heading());
-                    for (k, e) in v.edits.iter().enumerate() {
-                        details.extend(lines(format!("  {}. {e}", k + 1)));
-                    }
-                }
+                details.extend(v.explanation());
                 let mut r = row(
                     "trajectory",
                     v.passed,

@@ -332,10 +332,7 @@ impl AgentSpec {
                         out.push((field, SpecErrorKind::UnknownMetric, message));
                         continue;
                     }
-                    let axes = matches!(
-                        field_of(e).as_deref(),
-                        Some("dependency_satisfaction" | "order_satisfaction")
-                    );
+                    let axes = field_of(e).is_some_and(|f| AXES_METRICS.contains(&f.as_str()));
                     let missing = match root {
                         "trajectory" if axes => {
                             self.trajectory_axes.is_none().then_some("trajectory_axes")
@@ -457,6 +454,9 @@ pub const TRAJECTORY_METRICS: &[&str] = &[
     "dependency_satisfaction",
     "order_satisfaction",
 ];
+/// The `trajectory.*` metrics the `trajectory_axes:` gate reports (the others are the
+/// `trajectory:` gate's).
+pub const AXES_METRICS: &[&str] = &["dependency_satisfaction", "order_satisfaction"];
 /// What `golden_path.*` reads.
 pub const GOLDEN_PATH_METRICS: &[&str] = &[
     "passed",

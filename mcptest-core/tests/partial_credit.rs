@@ -202,7 +202,7 @@ fn past_the_script_limit_a_valid_script_is_given_and_marked() {
     let v = run(&calls, MatchMode::Strict, refs(&vec!["y"; 2500]));
     assert!(!v.edits_minimal);
     assert_eq!(v.edits.len(), 2500);
-    assert!(v.edits_heading().contains("too long for the shortest"));
+    assert!(v.explanation()[0].contains("too long for the shortest"));
     assert_eq!(v.matched, 0);
 }
 

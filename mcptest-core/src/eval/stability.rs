@@ -1128,32 +1128,47 @@ impl Lcs {
                 continue; // `c` matches nothing: V is unchanged.
             }
             let start = k as usize * words;
-            let mask = &self.blocks[start..start + words];
-            let mut carry = 0u64;
-            for (v, &m) in self.v.iter_mut().zip(mask) {
-                let u = *v & m;
-                let (sum, c1) = v.overflowing_add(u);
-                let (sum, c2) = sum.overflowing_add(carry);
-                carry = u64::from(c1 | c2);
-                *v = sum | (*v & !m);
-            }
+            lcs_step(&mut self.v, &self.blocks[start..start + words]);
         }
 
         for s in self.present.drain(..) {
             self.slot[s as usize] = NONE;
         }
-        let mut ones = 0usize;
-        for (w, &v) in self.v.iter().enumerate() {
-            let bits_in_use = (long.len() - w * 64).min(64);
-            let v = if bits_in_use == 64 {
-                v
-            } else {
-                v & ((1u64 << bits_in_use) - 1)
-            };
-            ones += v.count_ones() as usize;
-        }
-        long.len() - ones
+        lcs_of(&self.v, long.len())
     }
+}
+
+/// One step of Hyyrö's bit-parallel LCS recurrence for a symbol whose match mask over the
+/// other sequence is `mask`: `U = V & M; V = (V + U) | (V & !M)`, the addition carrying across
+/// words. Shared by [`Lcs`] (symbol equality) and the trajectory's longest alignment (a
+/// reference call "accepts" a recorded call).
+pub(crate) fn lcs_step(v: &mut [u64], mask: &[u64]) {
+    let mut carry = 0u64;
+    for (w, &m) in v.iter_mut().zip(mask) {
+        let u = *w & m;
+        let (sum, c1) = w.overflowing_add(u);
+        let (sum, c2) = sum.overflowing_add(carry);
+        carry = u64::from(c1 | c2);
+        *w = sum | (*w & !m);
+    }
+}
+
+/// The LCS length a finished `V` holds: the zero bits among its first `len` bits.
+pub(crate) fn lcs_of(v: &[u64], len: usize) -> usize {
+    let ones: usize = v
+        .iter()
+        .enumerate()
+        .map(|(w, &bits)| {
+            let in_use = len.saturating_sub(w * 64).min(64);
+            let mask = if in_use == 64 {
+                u64::MAX
+            } else {
+                (1u64 << in_use) - 1
+            };
+            (bits & mask).count_ones() as usize
+        })
+        .sum();
+    len - ones
 }
 
 #[cfg(test)]

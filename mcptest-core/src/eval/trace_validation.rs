@@ -956,33 +956,33 @@ impl fmt::Display for TraceValidation {
         for m in &self.mismatches {
             write!(f, "\n  {m}")?;
         }
-        if !self.edits.is_empty() {
-            write!(f, "\n  {}", self.edits_heading())?;
-            for (k, e) in self.edits.iter().enumerate() {
-                write!(
-                    f,
-                    "\n    {}. {}",
-                    k + 1,
-                    e.to_string().replace('\n', "\n    ")
-                )?;
-            }
+        for line in self.explanation() {
+            write!(f, "\n  {line}")?;
         }
         Ok(())
     }
 }
 
 impl TraceValidation {
-    /// The line that introduces the edit script: `to pass, 2 edit(s):` (noting when the trace
-    /// was too long for the shortest one).
-    pub fn edits_heading(&self) -> String {
-        if self.edits_minimal {
+    /// The edit script as report lines: a heading (`to pass, 2 edit(s):`, noting when the
+    /// trace was too long for the shortest script), then each numbered step and its diffs;
+    /// empty when there is no script.
+    pub fn explanation(&self) -> Vec<String> {
+        if self.edits.is_empty() {
+            return Vec::new();
+        }
+        let mut out = vec![if self.edits_minimal {
             format!("to pass, {} edit(s):", self.edits.len())
         } else {
             format!(
                 "to pass, {} edit(s) (a valid script; the trace is too long for the shortest):",
                 self.edits.len()
             )
+        }];
+        for (k, e) in self.edits.iter().enumerate() {
+            out.extend(format!("  {}. {e}", k + 1).lines().map(str::to_string));
         }
+        out
     }
 }
 

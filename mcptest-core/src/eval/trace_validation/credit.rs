@@ -4,7 +4,7 @@
 //! recorded one (same name, arguments of the pinned shape). Pairs are formed as the mode says:
 //! in `strict` and `subsequence` they keep their order on both sides, and the longest such
 //! alignment is taken (a longest common subsequence under "accepts", computed bit-parallel in
-//! `O(n·m/64)`); in `unordered`, `superset` and `subset` they are a maximum one-to-one
+//! `O(n·m/64)` with the recurrence the stability LCS uses); in `unordered`, `superset` and `subset` they are a maximum one-to-one
 //! matching (the same flow the verdict uses). Never greedy.
 //!
 //! **Credit.** With `matched` pairs, `R` recorded calls and `E` reference calls:
@@ -34,6 +34,7 @@
 
 use super::{ArgCheck, Classes, ExpectedCall, args_of, call_diffs, call_passes, classes};
 use crate::diff::AssertionDiff;
+use crate::eval::stability::{lcs_of, lcs_step};
 use crate::json::canonical;
 use crate::trace::ToolCall;
 use serde::{Deserialize, Serialize};
@@ -117,18 +118,23 @@ pub(super) fn f1(matched: usize, recorded: usize, reference: usize) -> (f64, f64
 
 /// Which recorded calls each reference call accepts, as bit rows filled on demand.
 pub(super) struct Accepts {
-    classes: Classes,
-    /// The class of each reference call.
-    expected_class: Vec<usize>,
+    source: Source,
     calls: usize,
     words: usize,
-    /// Dense rows, one per reference call, when computed call by call.
-    dense: Option<Vec<u64>>,
+}
+
+/// Where the rows come from.
+enum Source {
+    /// One row per reference call, computed call by call (a small region).
+    Dense(Vec<u64>),
+    /// The classes of identical calls, and the class of each reference call.
+    Classes(Classes, Vec<usize>),
 }
 
 /// A reusable bit row over the recorded calls.
 pub(super) struct Row {
     bits: Vec<u64>,
+    /// The class the row was last filled for (a class-backed source reuses it).
     class: Option<usize>,
 }
 
@@ -147,11 +153,9 @@ impl Accepts {
             }
         }
         Accepts {
-            classes,
-            expected_class,
+            source: Source::Classes(classes, expected_class),
             calls: recorded,
             words: recorded.div_ceil(64),
-            dense: None,
         }
     }
 
@@ -171,15 +175,9 @@ impl Accepts {
             }
         }
         Accepts {
-            classes: Classes {
-                expected: vec![],
-                recorded: vec![],
-                edges: vec![],
-            },
-            expected_class: (0..expected.len()).collect(),
+            source: Source::Dense(dense),
             calls: calls.len(),
             words,
-            dense: Some(dense),
         }
     }
 
@@ -193,23 +191,25 @@ impl Accepts {
     /// Fills `row` with the recorded calls reference call `i` accepts (kept when the previous
     /// fill was for the same class).
     fn fill(&self, i: usize, row: &mut Row) {
-        let c = self.expected_class[i];
-        if row.class == Some(c) {
-            return;
-        }
-        if let Some(dense) = &self.dense {
-            row.bits
-                .copy_from_slice(&dense[i * self.words..(i + 1) * self.words]);
-            row.class = Some(c);
-            return;
-        }
-        row.bits.iter_mut().for_each(|w| *w = 0);
-        for &d in &self.classes.edges[c] {
-            for &j in &self.classes.recorded[d] {
-                row.bits[j / 64] |= 1 << (j % 64);
+        match &self.source {
+            Source::Dense(rows) => {
+                row.bits
+                    .copy_from_slice(&rows[i * self.words..(i + 1) * self.words]);
+            }
+            Source::Classes(classes, expected_class) => {
+                let c = expected_class[i];
+                if row.class == Some(c) {
+                    return;
+                }
+                row.bits.iter_mut().for_each(|w| *w = 0);
+                for &d in &classes.edges[c] {
+                    for &j in &classes.recorded[d] {
+                        row.bits[j / 64] |= 1 << (j % 64);
+                    }
+                }
+                row.class = Some(c);
             }
         }
-        row.class = Some(c);
     }
 
     /// The length of the longest order-preserving alignment of reference calls to recorded
@@ -222,24 +222,9 @@ impl Accepts {
         let mut row = self.row();
         for i in 0..reference {
             self.fill(i, &mut row);
-            // V' = (V + (V & M)) | (V & !M), with the carry running across words.
-            let mut carry = 0u64;
-            for (w, &m) in v.iter_mut().zip(&row.bits) {
-                let u = *w & m;
-                let (s1, c1) = w.overflowing_add(u);
-                let (s2, c2) = s1.overflowing_add(carry);
-                carry = u64::from(c1 || c2);
-                *w = s2 | (*w & !m);
-            }
+            lcs_step(&mut v, &row.bits);
         }
-        let full = self.calls / 64;
-        let mut zeros: usize = v[..full].iter().map(|w| w.count_zeros() as usize).sum();
-        let rest = self.calls % 64;
-        if rest > 0 {
-            let mask = (1u64 << rest) - 1;
-            zeros += (!v[full] & mask).count_ones() as usize;
-        }
-        zeros
+        lcs_of(&v, self.calls)
     }
 }
 
