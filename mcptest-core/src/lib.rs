@@ -48,6 +48,7 @@
 pub mod calibrate;
 pub mod diff;
 pub mod eval;
+mod fasthash;
 pub mod gate;
 pub mod json;
 mod json_locate;

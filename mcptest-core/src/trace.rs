@@ -201,28 +201,36 @@ impl Turn {
 pub fn content_text(content: &Value) -> String {
     match content {
         Value::String(s) => s.clone(),
-        Value::Array(blocks) => {
-            let texts: Vec<&str> = blocks
-                .iter()
-                .filter_map(|b| match b {
-                    Value::String(s) => Some(s.as_str()),
-                    Value::Object(o) => {
-                        let is_text = o
-                            .get("type")
-                            .and_then(Value::as_str)
-                            .is_none_or(|t| t == "text");
-                        if is_text {
-                            o.get("text").and_then(Value::as_str)
-                        } else {
-                            None
-                        }
-                    }
-                    _ => None,
-                })
-                .collect();
-            texts.join("\n")
+        other => content_texts(other).collect::<Vec<_>>().join("\n"),
+    }
+}
+
+/// The texts [`content_text`] joins, in order: the string itself, or each text block of a
+/// content array (a string, or an object whose `type` is `text` or absent); nothing for any
+/// other value.
+pub fn content_texts(content: &Value) -> impl Iterator<Item = &str> {
+    let (whole, blocks): (Option<&str>, &[Value]) = match content {
+        Value::String(s) => (Some(s), &[]),
+        Value::Array(blocks) => (None, blocks),
+        _ => (None, &[]),
+    };
+    whole
+        .into_iter()
+        .chain(blocks.iter().filter_map(text_block))
+}
+
+/// The text of one block of a content array, when it is a text block.
+fn text_block(block: &Value) -> Option<&str> {
+    match block {
+        Value::String(s) => Some(s),
+        Value::Object(o) => {
+            let is_text = o
+                .get("type")
+                .and_then(Value::as_str)
+                .is_none_or(|t| t == "text");
+            o.get("text").and_then(Value::as_str).filter(|_| is_text)
         }
-        _ => String::new(),
+        _ => None,
     }
 }
 
@@ -519,6 +527,19 @@ impl Cassette {
     }
 }
 
+/// The recorded calls of a cassette run (`trace.tool_calls`) or an envelope (`tool_calls`),
+/// as [`tool_calls_from_envelope`] finds them; empty when neither is an array.
+fn envelope_calls(v: &Value) -> &[Value] {
+    let arr = v
+        .get("trace")
+        .and_then(|t| t.get("tool_calls"))
+        .or_else(|| v.get("tool_calls"));
+    match arr {
+        Some(Value::Array(items)) => items,
+        _ => &[],
+    }
+}
+
 /// Pulls the tool calls out of a cassette run (`trace.tool_calls`) or an envelope
 /// (`tool_calls` at the root), in that order of preference; an empty list when neither exists
 /// or the calls are malformed.
@@ -533,19 +554,135 @@ impl Cassette {
 /// assert!(tool_calls_from_envelope(&json!({"other": 1})).is_empty());
 /// ```
 pub fn tool_calls_from_envelope(v: &Value) -> Vec<ToolCall> {
-    let arr = v
-        .get("trace")
-        .and_then(|t| t.get("tool_calls"))
-        .or_else(|| v.get("tool_calls"));
-    let Some(Value::Array(items)) = arr else {
-        return Vec::new();
-    };
-    let mut path = Path::root();
-    items
-        .iter()
-        .enumerate()
-        .filter_map(|(i, c)| path.with_index(i, |p| decode_call(c.clone(), p)).ok())
-        .collect()
+    let items = envelope_calls(v);
+    let mut calls = Vec::with_capacity(items.len());
+    calls.extend(items.iter().filter_map(CallRef::read).map(CallRef::to_call));
+    calls
+}
+
+/// One tool call read in place from a run's JSON: what the checks need, borrowed.
+///
+/// [`CallRef::read`] accepts exactly the calls the cassette decoder accepts (and splits a wire
+/// name the same way), so a check that reads calls in place grades the same calls as one that
+/// decodes them first.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CallRef<'a> {
+    /// The tool name, without the `<server>__` wire prefix.
+    pub name: &'a str,
+    /// The server, when known.
+    pub server: Option<&'a str>,
+    /// The arguments as recorded (`Some(Null)` for a recorded `"args": null`).
+    pub args: Option<&'a Value>,
+    /// The whole recorded call, when it was read from JSON.
+    raw: Option<&'a Map<String, Value>>,
+    /// The caller, start and end, when read from a decoded call.
+    decoded: Option<&'a ToolCall>,
+}
+
+impl<'a> CallRef<'a> {
+    /// Reads one recorded call, or `None` when the decoder would reject it (not an object, no
+    /// string `name`, a `server` that is not a string, a `caller` that is not an object, or
+    /// times that are not whole non-negative milliseconds).
+    pub fn read(v: &'a Value) -> Option<Self> {
+        let obj = v.as_object()?;
+        let [name, server, args, caller, started, ended] = crate::json::fields(
+            obj,
+            ["name", "server", "args", "caller", "started_ms", "ended_ms"],
+        );
+        let present = |v: Option<&'a Value>| v.filter(|v| !v.is_null());
+        let raw_name = name?.as_str()?;
+        let mut server = match present(server) {
+            None => None,
+            Some(s) => Some(s.as_str()?),
+        };
+        match present(caller) {
+            None | Some(Value::Object(_)) => {}
+            Some(_) => return None,
+        }
+        for t in [started, ended]
+            .into_iter()
+            .flatten()
+            .filter(|t| !t.is_null())
+        {
+            millis_of(t)?;
+        }
+        let name = match split_wire_name(raw_name) {
+            (Some(prefix), tool) if server.is_none() || server == Some(prefix) => {
+                server = Some(prefix);
+                tool
+            }
+            _ => raw_name,
+        };
+        Some(CallRef {
+            name,
+            server,
+            args,
+            raw: Some(obj),
+            decoded: None,
+        })
+    }
+
+    /// The calls of a cassette run or an envelope that [`tool_calls_from_envelope`] returns,
+    /// read in place.
+    pub fn all_in(run: &'a Value) -> Vec<Self> {
+        envelope_calls(run)
+            .iter()
+            .filter_map(CallRef::read)
+            .collect()
+    }
+
+    /// The call as an owned [`ToolCall`], as the decoder would build it.
+    pub fn to_call(self) -> ToolCall {
+        if let Some(call) = self.decoded {
+            return call.clone();
+        }
+        let obj = self
+            .raw
+            .expect("a call is read from JSON or borrowed from a decoded one");
+        let mut call = ToolCall {
+            name: self.name.to_string(),
+            server: self.server.map(str::to_string),
+            args: self.args.cloned(),
+            ..ToolCall::default()
+        };
+        for (key, value) in obj {
+            match key.as_str() {
+                "name" | "server" | "args" => {}
+                "caller" => {
+                    call.caller = Some(value)
+                        .filter(|c| c.is_object())
+                        .filter(|c| c.get("type").and_then(Value::as_str) != Some("direct"))
+                        .cloned();
+                }
+                "started_ms" => call.started_ms = millis_of(value),
+                "ended_ms" => call.ended_ms = millis_of(value),
+                _ => {
+                    call.extra.insert(key.clone(), value.clone());
+                }
+            }
+        }
+        call
+    }
+}
+
+impl<'a> From<&'a ToolCall> for CallRef<'a> {
+    fn from(call: &'a ToolCall) -> Self {
+        CallRef {
+            name: &call.name,
+            server: call.server.as_deref(),
+            args: call.args.as_ref(),
+            raw: None,
+            decoded: Some(call),
+        }
+    }
+}
+
+/// Whole non-negative milliseconds, as the decoder reads them.
+fn millis_of(v: &Value) -> Option<u64> {
+    v.as_u64().or_else(|| match v.as_f64() {
+        Some(f) if f >= 0.0 && f.fract() == 0.0 && f < u64::MAX as f64 => Some(f as u64),
+        _ => None,
+    })
 }
 
 /// Splits a wire name `<server>__<tool>` into `(Some(server), tool)`; a name without the
@@ -558,7 +695,8 @@ pub fn tool_calls_from_envelope(v: &Value) -> Vec<ToolCall> {
 /// assert_eq!(split_wire_name("search"), (None, "search"));
 /// ```
 pub fn split_wire_name(wire: &str) -> (Option<&str>, &str) {
-    match wire.find(WIRE_SEPARATOR) {
+    // A byte scan: names are short, and a substring searcher's setup costs more than the scan.
+    match wire.as_bytes().windows(2).position(|w| w == b"__") {
         Some(i) if i > 0 && i + WIRE_SEPARATOR.len() < wire.len() => {
             (Some(&wire[..i]), &wire[i + WIRE_SEPARATOR.len()..])
         }
@@ -779,13 +917,7 @@ fn string(v: Value, p: &mut Path) -> Result<String, DecodeError> {
 }
 
 fn millis(v: Value, p: &mut Path) -> Result<u64, DecodeError> {
-    if let Some(n) = v.as_u64() {
-        return Ok(n);
-    }
-    match v.as_f64() {
-        Some(f) if f >= 0.0 && f.fract() == 0.0 && f < u64::MAX as f64 => Ok(f as u64),
-        _ => Err(p.error("a non-negative whole number of milliseconds", &v)),
-    }
+    millis_of(&v).ok_or_else(|| p.error("a non-negative whole number of milliseconds", &v))
 }
 
 fn boolean(v: Value, p: &mut Path) -> Result<bool, DecodeError> {

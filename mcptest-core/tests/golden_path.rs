@@ -120,3 +120,48 @@ fn yaml_shaped_config_defaults_to_the_strict_policy() {
     .to_string();
     assert!(err.contains("unknown field `penalize_backtrack`"), "{err}");
 }
+
+mod counts_at_any_size {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::HashSet;
+
+    /// The definitions, written the plain way: a repeat is a call of the previous tool; a
+    /// backtrack is a return to any earlier tool that is not the previous one.
+    fn reference(names: &[String]) -> (usize, usize) {
+        let mut seen = HashSet::new();
+        let (mut repeats, mut backtracks) = (0, 0);
+        for (i, n) in names.iter().enumerate() {
+            if i > 0 && names[i - 1] == *n {
+                repeats += 1;
+            } else if seen.contains(n) {
+                backtracks += 1;
+            }
+            seen.insert(n.clone());
+        }
+        (repeats, backtracks)
+    }
+
+    #[test]
+    fn a_return_to_a_tool_first_seen_beyond_the_sixteenth_is_a_backtrack() {
+        // 20 distinct tools, then back to the 18th and the 2nd.
+        let mut names: Vec<String> = (0..20).map(|i| format!("tool_{i}")).collect();
+        names.push("tool_17".into());
+        names.push("tool_1".into());
+        names.push("tool_1".into());
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let s = score(&refs, &GoldenPath::new(["tool_0"]));
+        assert_eq!((s.backtracks, s.repeated_tools), (2, 1));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+        #[test]
+        fn counts_agree_with_the_definitions(picks in prop::collection::vec(0u8..40, 0..120)) {
+            let names: Vec<String> = picks.iter().map(|p| format!("t{p}")).collect();
+            let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+            let s = score(&refs, &GoldenPath::new(["t0"]));
+            prop_assert_eq!((s.repeated_tools, s.backtracks), reference(&names));
+        }
+    }
+}

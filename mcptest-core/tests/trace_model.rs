@@ -356,3 +356,89 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     out.sort();
     out
 }
+
+mod reading_calls_in_place {
+    use mcptest_core::trace::{CallRef, ToolCall, tool_calls_from_envelope};
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+
+    /// Values a recorded call's fields take in real and broken cassettes.
+    fn field() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<u32>().prop_map(Value::from),
+            (-5i64..5).prop_map(Value::from),
+            prop_oneof![Just(1.0), Just(1.5), Just(-2.0), Just(3e20)].prop_map(|f| json!(f)),
+            prop_oneof![
+                Just("search"),
+                Just("docs__search"),
+                Just("__x"),
+                Just("docs__"),
+                Just("a__b__c"),
+                Just("docs"),
+                Just("direct"),
+            ]
+            .prop_map(Value::from),
+            Just(json!({"type": "direct"})),
+            Just(json!({"type": "code_execution", "tool_id": "t"})),
+            Just(json!({"q": "rust", "n": [1, 2]})),
+            Just(json!([1, "two"])),
+        ]
+    }
+
+    fn call() -> impl Strategy<Value = Value> {
+        let keys = prop::sample::subsequence(
+            vec![
+                "name",
+                "server",
+                "args",
+                "caller",
+                "started_ms",
+                "ended_ms",
+                "id",
+                "note",
+            ],
+            0..=8,
+        );
+        prop_oneof![
+            9 => (keys, prop::collection::vec(field(), 8)).prop_map(|(keys, values)| {
+                Value::Object(
+                    keys.into_iter()
+                        .zip(values)
+                        .map(|(k, v)| (k.to_string(), v))
+                        .collect(),
+                )
+            }),
+            1 => field(),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1024))]
+        /// The in-place reader accepts exactly the calls the decoder accepts, and builds the
+        /// same call from each.
+        #[test]
+        fn agrees_with_the_decoder(v in call()) {
+            let decoded = serde_json::from_value::<ToolCall>(v.clone()).ok();
+            let read = CallRef::read(&v);
+            prop_assert_eq!(read.map(CallRef::to_call), decoded.clone());
+            if let (Some(r), Some(d)) = (read, &decoded) {
+                prop_assert_eq!(r.name, d.name.as_str());
+                prop_assert_eq!(r.server, d.server.as_deref());
+                prop_assert_eq!(r.args, d.args.as_ref());
+                prop_assert_eq!(CallRef::from(d).to_call(), d.clone());
+            }
+        }
+
+        #[test]
+        fn extraction_keeps_the_decodable_calls_in_order(calls in prop::collection::vec(call(), 0..12)) {
+            let run = json!({"trace": {"tool_calls": calls.clone()}});
+            let expected: Vec<ToolCall> = calls
+                .into_iter()
+                .filter_map(|c| serde_json::from_value(c).ok())
+                .collect();
+            prop_assert_eq!(tool_calls_from_envelope(&run), expected);
+        }
+    }
+}

@@ -33,9 +33,9 @@
 //! assert!(!score.passed);
 //! ```
 
+use crate::fasthash::HashSet;
 use crate::trace::ToolCall;
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
 use std::fmt;
 
 /// An ideal tool sequence and the waste policy.
@@ -89,7 +89,7 @@ pub struct PathScore {
 /// Scores the recorded `calls` against `golden` (names only).
 pub fn score_golden_path(calls: &[ToolCall], golden: &GoldenPath) -> PathScore {
     let extra_steps = calls.len().saturating_sub(golden.calls.len());
-    let mut seen: HashSet<&str> = HashSet::new();
+    let mut seen = Seen::default();
     let mut backtracks = 0;
     let mut repeated_tools = 0;
     let mut prev: Option<&str> = None;
@@ -97,10 +97,9 @@ pub fn score_golden_path(calls: &[ToolCall], golden: &GoldenPath) -> PathScore {
         let name = c.name.as_str();
         if prev == Some(name) {
             repeated_tools += 1;
-        } else if seen.contains(name) {
+        } else if !seen.insert(name) {
             backtracks += 1;
         }
-        seen.insert(name);
         prev = Some(name);
     }
     let w = if golden.allow_extra_steps {
@@ -122,6 +121,30 @@ pub fn score_golden_path(calls: &[ToolCall], golden: &GoldenPath) -> PathScore {
         backtracks,
         repeated_tools,
         penalty: 1.0 / (1.0 + 0.5 * w as f64),
+    }
+}
+
+/// The tool names seen so far: a short list scanned in place while it is small (a typical run
+/// uses a handful of tools), a hash set beyond that, so a long run stays linear.
+#[derive(Default)]
+struct Seen<'a> {
+    few: [&'a str; 16],
+    len: usize,
+    many: HashSet<&'a str>,
+}
+
+impl<'a> Seen<'a> {
+    /// Adds `name`; false when it was already seen.
+    fn insert(&mut self, name: &'a str) -> bool {
+        if self.few[..self.len].contains(&name) {
+            return false;
+        }
+        if self.len < self.few.len() {
+            self.few[self.len] = name;
+            self.len += 1;
+            return true;
+        }
+        self.many.insert(name)
     }
 }
 

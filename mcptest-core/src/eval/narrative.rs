@@ -198,17 +198,16 @@
 
 mod backing;
 mod evidence;
-mod fasthash;
 mod grammar;
 mod lexicon;
 mod tokenize;
 
 pub use evidence::ToolHint;
 
+use crate::fasthash::{HashMap, HashSet, Text, same_bytes};
 use crate::trace::{Run, ToolCall, split_wire_name};
 use backing::{Query, Trace, backing_calls};
 use evidence::{Arena, Args, CallEvidence, NameFacts, Pieces};
-use fasthash::{HashMap, HashSet, Text, same_bytes};
 use grammar::{Infos, Phrases, RawClaim, WordInfo};
 use lexicon::{
     is_into_verb, is_money_verb, is_numeral, is_stopword, normalize, verb_class, verb_form,

@@ -112,11 +112,12 @@
 //! assert_eq!(across.weakest_score, report.weakest_score());
 //! ```
 
-use crate::json::{hash_value, json_eq};
-use crate::trace::{ConversationTrace, ToolCall, content_text, tool_calls_from_envelope};
+use crate::fasthash::{HashMap as FastMap, HashSet as FastSet};
+use crate::json::{fields, hash_value, json_eq};
+use crate::trace::{CallRef, ConversationTrace, content_texts};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
 use std::hash::Hash;
 
@@ -247,8 +248,7 @@ pub fn drift_flags(report: &StabilityReport, floors: &StabilityFloors) -> Vec<&'
 /// run (`{"trace": ENVELOPE, ...}`). Never panics and never errors: missing or malformed fields
 /// are read conservatively (see the [module docs](self)).
 pub fn agent_stability(run: &Value) -> StabilityReport {
-    let calls = tool_calls_from_envelope(run);
-    run_facts(&envelope_input(run, &calls), &mut Interner::default())
+    run_facts(&envelope_input(run), &mut Interner::default())
         .evidence
         .report
 }
@@ -302,12 +302,11 @@ impl fmt::Display for StabilityAcross {
 /// Each element of `runs` is an envelope or a cassette run, as for [`agent_stability`]. Zero
 /// and one run are defined in the [module docs](self). Never panics.
 pub fn agent_stability_across(runs: &[Value]) -> StabilityAcross {
-    let calls: Vec<Vec<ToolCall>> = runs.iter().map(tool_calls_from_envelope).collect();
+    let inputs: Vec<RunInput> = runs.iter().map(envelope_input).collect();
     let mut interner = Interner::default();
-    let facts: Vec<RunFacts> = runs
+    let facts: Vec<RunFacts> = inputs
         .iter()
-        .zip(&calls)
-        .map(|(run, calls)| run_facts(&envelope_input(run, calls), &mut interner))
+        .map(|input| run_facts(input, &mut interner))
         .collect();
     across(&facts, interner.names.len()).0
 }
@@ -821,7 +820,7 @@ struct RunFacts {
 
 /// What the sub-scores read from one run, however it arrived.
 struct RunInput<'a> {
-    calls: &'a [ToolCall],
+    calls: Vec<CallRef<'a>>,
     /// Conversation turns of any role.
     turns: usize,
     /// Character counts of the assistant turns that carry text (the answers), in order.
@@ -830,8 +829,8 @@ struct RunInput<'a> {
     tokens: f64,
 }
 
-/// Reads an envelope or cassette run leniently; `calls` are its decoded tool calls.
-fn envelope_input<'a>(run: &Value, calls: &'a [ToolCall]) -> RunInput<'a> {
+/// Reads an envelope or cassette run leniently, in place: the calls the decoder would accept.
+fn envelope_input(run: &Value) -> RunInput<'_> {
     // The conversation sits where the calls do: under `trace` for a cassette run, else at the root.
     let conversation = run
         .get("trace")
@@ -842,16 +841,19 @@ fn envelope_input<'a>(run: &Value, calls: &'a [ToolCall]) -> RunInput<'a> {
         .and_then(|c| c.get("turns"))
         .and_then(Value::as_array)
         .map_or(&[], Vec::as_slice);
-    let turns: Vec<&serde_json::Map<String, Value>> =
-        turns.iter().filter_map(Value::as_object).collect();
+    let mut objects = 0;
+    let mut answers = Vec::new();
+    for turn in turns.iter().filter_map(Value::as_object) {
+        objects += 1;
+        let [role, content] = fields(turn, ["role", "content"]);
+        if role.and_then(Value::as_str) == Some("assistant") {
+            answers.extend(answer_chars(content.unwrap_or(&Value::Null)));
+        }
+    }
     RunInput {
-        calls,
-        turns: turns.len(),
-        answer_chars: turns
-            .iter()
-            .filter(|t| t.get("role").and_then(Value::as_str) == Some("assistant"))
-            .filter_map(|t| answer_chars(t.get("content").unwrap_or(&Value::Null)))
-            .collect(),
+        calls: CallRef::all_in(run),
+        turns: objects,
+        answer_chars: answers,
         tokens: conversation
             .and_then(|c| c.get("tokens"))
             .and_then(|t| t.get("total"))
@@ -861,7 +863,7 @@ fn envelope_input<'a>(run: &Value, calls: &'a [ToolCall]) -> RunInput<'a> {
 
 fn trace_input(trace: &ConversationTrace) -> RunInput<'_> {
     RunInput {
-        calls: &trace.tool_calls,
+        calls: trace.tool_calls.iter().map(CallRef::from).collect(),
         turns: trace.conversation.turns.len(),
         answer_chars: trace
             .assistant_turns()
@@ -872,30 +874,32 @@ fn trace_input(trace: &ConversationTrace) -> RunInput<'_> {
 }
 
 fn run_facts<'a>(input: &RunInput<'a>, interner: &mut Interner<'a>) -> RunFacts {
-    let calls = input.calls;
+    let calls = &input.calls;
     let mut names = Vec::with_capacity(calls.len());
     let mut args = Vec::with_capacity(calls.len());
-    let mut distinct_calls: HashSet<(u32, Option<u32>, u32)> = HashSet::new();
-    let mut distinct_tools: HashSet<u32> = HashSet::new();
+    let mut distinct_calls: FastSet<(u32, Option<u32>, u32)> = FastSet::default();
+    distinct_calls.reserve(calls.len());
     for call in calls {
-        let name = intern(&mut interner.names, &call.name);
-        let server = call
-            .server
-            .as_deref()
-            .map(|s| intern(&mut interner.servers, s));
-        let arg = interner.args.id(call.args.as_ref().unwrap_or(&Value::Null));
-        distinct_tools.insert(name);
+        let name = intern(&mut interner.names, call.name);
+        let server = call.server.map(|s| intern(&mut interner.servers, s));
+        let arg = interner.args.id(call.args.unwrap_or(&Value::Null));
         distinct_calls.insert((name, server, arg));
         names.push(name);
         args.push(arg);
     }
+    // Names are dense ids, so the distinct ones are counted with a bitmap, not a set.
+    let mut seen = vec![false; interner.names.len()];
+    let distinct_tools = names
+        .iter()
+        .filter(|&&n| !std::mem::replace(&mut seen[n as usize], true))
+        .count();
 
     let trivial = input.turns <= 1 && names.len() <= 1;
     let report = if trivial {
         StabilityReport::PERFECT
     } else {
         StabilityReport {
-            tool_usage_stability: tool_usage_stability(distinct_tools.len(), names.len()),
+            tool_usage_stability: tool_usage_stability(distinct_tools, names.len()),
             response_consistency: response_consistency(&input.answer_chars),
             redundancy: redundancy(distinct_calls.len(), names.len()),
             cost_per_progress: cost_per_progress(input.tokens, distinct_calls.len()),
@@ -907,7 +911,7 @@ fn run_facts<'a>(input: &RunInput<'a>, interner: &mut Interner<'a>) -> RunFacts 
             report,
             trivial,
             calls: names.len(),
-            distinct_tools: distinct_tools.len(),
+            distinct_tools,
             distinct_calls: distinct_calls.len(),
             answers: answers.len(),
             shortest_answer: answers.iter().copied().fold(f64::INFINITY, f64::min) as usize
@@ -933,11 +937,17 @@ fn token_count(v: &Value) -> f64 {
 /// joined by `\n`), or `None` when the turn carries no text (no text block, or only
 /// whitespace): a turn that only calls tools is not an answer.
 fn answer_chars(content: &Value) -> Option<f64> {
-    let count = |s: &str| (!s.trim().is_empty()).then(|| s.chars().count() as f64);
-    match content {
-        Value::String(s) => count(s),
-        other => count(&content_text(other)),
+    // Counted over the text blocks without joining them: the joined text is blank exactly when
+    // every block is, and each separator is one character.
+    let mut chars = 0usize;
+    let mut blocks = 0usize;
+    let mut blank = true;
+    for text in content_texts(content) {
+        chars += text.chars().count();
+        blocks += 1;
+        blank &= text.trim().is_empty();
     }
+    (!blank).then(|| (chars + blocks.saturating_sub(1)) as f64)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -947,12 +957,12 @@ fn answer_chars(content: &Value) -> Option<f64> {
 /// borrowed from the decoded calls.
 #[derive(Default)]
 struct Interner<'a> {
-    names: HashMap<&'a str, u32>,
-    servers: HashMap<&'a str, u32>,
+    names: FastMap<&'a str, u32>,
+    servers: FastMap<&'a str, u32>,
     args: ArgIds<'a>,
 }
 
-fn intern<'a>(map: &mut HashMap<&'a str, u32>, key: &'a str) -> u32 {
+fn intern<'a>(map: &mut FastMap<&'a str, u32>, key: &'a str) -> u32 {
     let next = map.len() as u32;
     *map.entry(key).or_insert(next)
 }
@@ -962,22 +972,28 @@ fn intern<'a>(map: &mut HashMap<&'a str, u32>, key: &'a str) -> u32 {
 /// [`json_eq`], which agree with canonical-text equality without building the text.
 #[derive(Default)]
 struct ArgIds<'a> {
-    by_hash: HashMap<u64, Vec<u32>>,
+    /// The newest id of each hash; older ids of the same hash chain through `next`.
+    newest: FastMap<u64, u32>,
+    /// The value of each id.
     values: Vec<&'a Value>,
+    /// The previous id with the same hash, or `u32::MAX`.
+    next: Vec<u32>,
 }
 
 impl<'a> ArgIds<'a> {
     fn id(&mut self, v: &'a Value) -> u32 {
-        let bucket = self.by_hash.entry(hash_value(v)).or_default();
-        if let Some(&id) = bucket
-            .iter()
-            .find(|&&id| json_eq(self.values[id as usize], v))
-        {
-            return id;
-        }
         let id = self.values.len() as u32;
+        let slot = self.newest.entry(hash_value(v)).or_insert(u32::MAX);
+        let mut at = *slot;
+        while at != u32::MAX {
+            if json_eq(self.values[at as usize], v) {
+                return at;
+            }
+            at = self.next[at as usize];
+        }
+        self.next.push(*slot);
+        *slot = id;
         self.values.push(v);
-        bucket.push(id);
         id
     }
 }
@@ -1175,8 +1191,46 @@ pub(crate) fn lcs_of(v: &[u64], len: usize) -> usize {
 mod tests {
     use super::*;
     use crate::json::canonical;
+    use crate::trace::content_text;
     use proptest::prelude::*;
     use serde_json::json;
+
+    /// Content values: strings and arrays of text blocks, blank or not, and other blocks.
+    fn arb_content() -> impl Strategy<Value = Value> {
+        let text = prop_oneof![
+            Just(""),
+            Just("  "),
+            Just("\n"),
+            Just("ok"),
+            Just("héllo wörld"),
+            Just(" done. ")
+        ];
+        let block = prop_oneof![
+            text.clone().prop_map(|t| json!(t)),
+            text.clone()
+                .prop_map(|t| json!({"type": "text", "text": t})),
+            text.clone().prop_map(|t| json!({"text": t})),
+            Just(json!({"type": "tool_use", "id": "t1", "text": "not an answer"})),
+            Just(json!({"type": "image"})),
+            Just(json!(7)),
+        ];
+        prop_oneof![
+            text.prop_map(|t| json!(t)),
+            prop::collection::vec(block, 0..5).prop_map(Value::Array),
+            Just(Value::Null),
+            Just(json!({"text": "an object is not content"})),
+        ]
+    }
+
+    proptest! {
+        /// Counting the blocks in place agrees with counting their joined text.
+        #[test]
+        fn answer_chars_counts_the_joined_text(content in arb_content()) {
+            let text = content_text(&content);
+            let expected = (!text.trim().is_empty()).then(|| text.chars().count() as f64);
+            prop_assert_eq!(answer_chars(&content), expected);
+        }
+    }
 
     /// Numbers chosen to sit on both sides of every number rule of `canonical`.
     fn arb_number() -> impl Strategy<Value = Value> {

@@ -11,7 +11,7 @@
 
 use super::Vocab;
 use super::evidence::{Arena, CallEvidence, Pieces};
-use super::fasthash::{FastHasher, HashMap};
+use crate::fasthash::{FastHasher, HashMap};
 use crate::trace::ToolCall;
 use std::hash::Hasher;
 

@@ -4,12 +4,12 @@
 //! whose words include a word of the claim's object.
 
 use super::Vocab;
-use super::fasthash::{HashMap, Text};
 use super::lexicon::{
     action_noun, foreign_name_verb, is_base_mutating_verb, is_light_verb, is_read_verb,
     is_state_verb, normalize,
 };
 use super::tokenize::name_pieces;
+use crate::fasthash::{HashMap, Text};
 use crate::trace::ToolCall;
 use serde_json::Value;
 use std::borrow::Cow;

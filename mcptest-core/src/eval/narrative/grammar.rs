@@ -8,11 +8,11 @@
 //! [`finish`] resolves light verbs and generic objects. Every scan is bounded by [`REACH`]
 //! lexemes, so a text without punctuation stays linear.
 
-use super::fasthash::{HashMap, Table};
 use super::lexicon::{
     Form, VerbForm, action_noun, is_into_verb, is_light_verb, is_numeral, is_vague_verb,
 };
 use super::tokenize::{Kind, Lexeme};
+use crate::fasthash::{HashMap, Table};
 use std::sync::LazyLock;
 
 /// Words that end a clause for the rules above (besides punctuation).

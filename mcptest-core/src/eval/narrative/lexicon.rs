@@ -2,7 +2,7 @@
 //! read verbs, the stopwords, and the plural rules. Tables, not a stemmer: every mapping is
 //! written out so a reader can see exactly which words count.
 
-use super::fasthash::{HashMap, Table};
+use crate::fasthash::{HashMap, Table};
 use std::borrow::Cow;
 use std::sync::LazyLock;
 

@@ -1,14 +1,14 @@
-//! Hashing for the narrative check. Every map here is keyed by short words or small integers
-//! and looked up once per token; a multiply-rotate hash (the one rustc uses internally) is
-//! several times faster than SipHash on such keys, and has no random seed. No map's iteration
-//! order reaches a report.
+//! Hashing for the checks. Their maps are keyed by short words (tool names, servers, words of
+//! a narrative) or small integers and looked up once per call or token; a multiply-rotate hash
+//! (the one rustc uses internally) is several times faster than SipHash on such keys, and has
+//! no random seed. No map's iteration order reaches a report.
 
 use std::collections::{HashMap as StdHashMap, HashSet as StdHashSet};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// A multiply-rotate hasher over 8-byte words.
 #[derive(Default, Clone, Copy)]
-pub(super) struct FastHasher(u64);
+pub(crate) struct FastHasher(u64);
 
 impl Hasher for FastHasher {
     fn write(&mut self, bytes: &[u8]) {
@@ -71,14 +71,14 @@ impl FastHasher {
 }
 
 /// A hash map with [`FastHasher`].
-pub(super) type HashMap<K, V> = StdHashMap<K, V, BuildHasherDefault<FastHasher>>;
+pub(crate) type HashMap<K, V> = StdHashMap<K, V, BuildHasherDefault<FastHasher>>;
 /// A hash set with [`FastHasher`].
-pub(super) type HashSet<K> = StdHashSet<K, BuildHasherDefault<FastHasher>>;
+pub(crate) type HashSet<K> = StdHashSet<K, BuildHasherDefault<FastHasher>>;
 
 /// A borrowed string as a map key. Keys here are short words: comparing them inline costs
 /// less than the call into the C library that `str` equality makes.
 #[derive(Clone, Copy)]
-pub(super) struct Text<'a>(pub &'a str);
+pub(crate) struct Text<'a>(pub &'a str);
 
 impl Hash for Text<'_> {
     fn hash<H: Hasher>(&self, state: &mut H) {
@@ -95,7 +95,7 @@ impl PartialEq for Text<'_> {
 impl Eq for Text<'_> {}
 
 /// Byte equality, eight bytes at a time, inline; a word of up to eight bytes in one step.
-pub(super) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
@@ -119,18 +119,18 @@ pub(super) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 }
 
 /// A fixed word table (the lexicon's): looked up by any borrowed word, compared inline.
-pub(super) struct Table<V>(HashMap<Text<'static>, V>);
+pub(crate) struct Table<V>(HashMap<Text<'static>, V>);
 
 impl<V> Table<V> {
     /// The value stored for `word`.
-    pub(super) fn get<'s>(&'s self, word: &'s str) -> Option<&'s V> {
+    pub(crate) fn get<'s>(&'s self, word: &'s str) -> Option<&'s V> {
         // The keys outlive `word`; read through a shorter-lived view of the map.
         let map: &HashMap<Text<'_>, V> = &self.0;
         map.get(&Text(word))
     }
 
     /// True when the table holds `word`.
-    pub(super) fn contains(&self, word: &str) -> bool {
+    pub(crate) fn contains(&self, word: &str) -> bool {
         self.get(word).is_some()
     }
 }
