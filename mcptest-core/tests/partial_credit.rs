@@ -411,3 +411,102 @@ proptest! {
         }
     }
 }
+
+/// A maximum one-to-one pairing by augmenting paths (Kuhn), for inputs too large to brute
+/// force; `accepts(i, j)` says whether reference call `i` pairs with recorded call `j`.
+fn kuhn_matching(n: usize, m: usize, accepts: impl Fn(usize, usize) -> bool) -> usize {
+    fn augment(
+        i: usize,
+        m: usize,
+        accepts: &dyn Fn(usize, usize) -> bool,
+        seen: &mut [bool],
+        owner: &mut [Option<usize>],
+    ) -> bool {
+        for j in 0..m {
+            if accepts(i, j) && !seen[j] {
+                seen[j] = true;
+                if owner[j].is_none_or(|o| augment(o, m, accepts, seen, owner)) {
+                    owner[j] = Some(i);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+    let mut owner = vec![None; m];
+    (0..n)
+        .filter(|&i| augment(i, m, &accepts, &mut vec![false; m], &mut owner))
+        .count()
+}
+
+/// A recorded trace of 20 to 70 calls over three tools and a reference drawn from it: each
+/// reference call pins a recorded call's exact arguments, a subset of them, or only its name,
+/// and the reference is shuffled, shortened or lengthened. Sizes pass the direct scan's limit
+/// of 512 pairs, so the chained pairing and its fallback are what is tested.
+fn arb_large_case() -> impl Strategy<Value = (Vec<ToolCall>, Vec<ExpectedCall>)> {
+    let calls = prop::collection::vec(
+        (prop::sample::select(vec!["a", "b", "c"]), 0u8..4, 0u8..2),
+        20..70,
+    )
+    .prop_map(|v| {
+        v.into_iter()
+            .map(|(n, k, x)| ToolCall::new(n).with_args(json!({"k": k, "x": x})))
+            .collect::<Vec<_>>()
+    });
+    (
+        calls,
+        prop::collection::vec((any::<prop::sample::Index>(), 0u8..3), 20..75),
+        any::<u64>(),
+    )
+        .prop_map(|(calls, picks, seed)| {
+            let mut reference: Vec<ExpectedCall> = picks
+                .iter()
+                .map(|(at, shape)| {
+                    let c = &calls[at.index(calls.len())];
+                    let e = ExpectedCall::by_name(c.name.clone());
+                    match shape {
+                        0 => e.args_exact(c.args.clone().unwrap()),
+                        1 => e.args_subset(json!({"k": c.args.as_ref().unwrap()["k"]})),
+                        _ => e,
+                    }
+                })
+                .collect();
+            // A deterministic shuffle from the seed.
+            let mut s = seed | 1;
+            for i in (1..reference.len()).rev() {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                reference.swap(i, (s % (i as u64 + 1)) as usize);
+            }
+            (calls, reference)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+    #[test]
+    fn large_unordered_verdicts_are_a_maximum_matching((calls, reference) in arb_large_case()) {
+        let accepts = |i: usize, j: usize| {
+            let (e, c) = (&reference[i], &calls[j]);
+            let args = c.args.as_ref().unwrap();
+            e.name == c.name
+                && match &e.args {
+                    ExpectedArgs::Exact(a) => a == args,
+                    ExpectedArgs::Subset(a) => a["k"] == args["k"],
+                    _ => true,
+                }
+        };
+        let best = kuhn_matching(reference.len(), calls.len(), accepts);
+        for mode in [MatchMode::Unordered, MatchMode::Superset, MatchMode::Subset] {
+            let v = run(&calls, mode, reference.clone());
+            prop_assert_eq!(v.matched, best, "{}", mode);
+            let passes = match mode {
+                MatchMode::Subset => best == calls.len(),
+                _ => best == reference.len(),
+            };
+            prop_assert_eq!(v.passed, passes, "{}", mode);
+            prop_assert_eq!(v.mismatches.is_empty(), passes, "{}", mode);
+        }
+    }
+}

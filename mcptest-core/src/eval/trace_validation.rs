@@ -63,6 +63,7 @@ use std::fmt;
 use std::sync::{Arc, LazyLock};
 
 pub mod credit;
+mod greedy;
 pub use credit::{EditOp, EditStep};
 
 /// The argument shape an expected call pins.
@@ -442,12 +443,12 @@ pub fn validate_trace(
             MatchMode::Strict => strict(calls, expected, &checks),
             MatchMode::Subsequence => subsequence(calls, expected, &checks),
             MatchMode::Unordered | MatchMode::Superset
-                if covers_greedily(calls, &expected.calls, &checks, true) =>
+                if greedy::covers(calls, &expected.calls, &checks, true) =>
             {
                 matched = Some(expected.calls.len());
                 Vec::new()
             }
-            MatchMode::Subset if covers_greedily(calls, &expected.calls, &checks, false) => {
+            MatchMode::Subset if greedy::covers(calls, &expected.calls, &checks, false) => {
                 matched = Some(calls.len());
                 Vec::new()
             }
@@ -494,41 +495,6 @@ pub fn validate_trace(
         edits,
         edits_minimal,
     })
-}
-
-/// Traces with at most this many (reference, recorded) pairs try a direct greedy pairing
-/// before the class graph.
-const GREEDY_PAIRS: usize = 512;
-
-/// For a small trace, a greedy pairing in order (each reference call takes the first free
-/// recorded call it accepts; with `cover_expected` false, each recorded call the first free
-/// reference call that accepts it). When it pairs every call on the side the mode needs
-/// covered, no matching can pair more, so the mode passes with exactly that many pairs; when it
-/// does not, this says nothing, and the maximum matching decides (greedy pairing can miss a
-/// full matching, never invent one).
-fn covers_greedily(
-    calls: &[ToolCall],
-    expected: &[ExpectedCall],
-    checks: &[ArgCheck<'_>],
-    cover_expected: bool,
-) -> bool {
-    let (n, m) = (expected.len(), calls.len());
-    if n.saturating_mul(m) > GREEDY_PAIRS || (cover_expected && n > m) || (!cover_expected && m > n)
-    {
-        return false;
-    }
-    let mut used = [false; GREEDY_PAIRS];
-    if cover_expected {
-        expected.iter().zip(checks).all(|(e, check)| {
-            let found = (0..m).find(|&j| !used[j] && call_passes(e, check, &calls[j]));
-            found.inspect(|&j| used[j] = true).is_some()
-        })
-    } else {
-        calls.iter().all(|c| {
-            let found = (0..n).find(|&i| !used[i] && call_passes(&expected[i], &checks[i], c));
-            found.inspect(|&i| used[i] = true).is_some()
-        })
-    }
 }
 
 fn unexpected_call_diff(c: &ToolCall) -> AssertionDiff {
