@@ -107,3 +107,43 @@ fn yaml_shape_round_trips_and_rejects_unknown_keys() {
         .is_err()
     );
 }
+
+mod at_any_size {
+    use mcptest_core::eval::{TrajectoryAxes, score_trajectory_axes};
+    use mcptest_core::trace::ToolCall;
+    use proptest::prelude::*;
+
+    /// The rule written plainly: X -> Y holds iff Y never runs or X's first call precedes
+    /// Y's first call.
+    fn holds(names: &[String], from: &str, to: &str) -> bool {
+        let first = |n: &str| names.iter().position(|x| x == n);
+        match (first(from), first(to)) {
+            (_, None) => true,
+            (Some(x), Some(y)) => x < y,
+            (None, Some(_)) => false,
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+        #[test]
+        fn short_and_long_traces_score_by_the_same_rule(
+            picks in prop::collection::vec(0u8..12, 0..150),
+            edges in prop::collection::vec((0u8..14, 0u8..14, any::<bool>()), 0..12),
+        ) {
+            // Tools 12 and 13 never run, so edges to and from absent tools are exercised.
+            let names: Vec<String> = picks.iter().map(|p| format!("t{p}")).collect();
+            let calls: Vec<ToolCall> = names.iter().map(ToolCall::new).collect();
+            let mut axes = TrajectoryAxes::default();
+            for (a, b, dependency) in &edges {
+                let (a, b) = (format!("t{a}"), format!("t{b}"));
+                axes = if *dependency { axes.dependency(a, b) } else { axes.order(a, b) };
+            }
+            let score = score_trajectory_axes(&calls, &axes);
+            prop_assert_eq!(score.edges.len(), edges.len());
+            for e in &score.edges {
+                prop_assert_eq!(e.held, holds(&names, &e.from, &e.to), "{} -> {}", e.from, e.to);
+            }
+        }
+    }
+}

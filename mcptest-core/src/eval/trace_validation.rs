@@ -583,6 +583,16 @@ fn subsequence(
     expected: &ExpectedTrace,
     checks: &[ArgCheck<'_>],
 ) -> Vec<TraceMismatch> {
+    // One forward scan settles a passing trace without an index: the earliest acceptable call
+    // is always the best choice, and the scan never moves back.
+    let mut next = 0usize;
+    let in_order = expected.calls.iter().zip(checks).all(|(e, check)| {
+        let found = calls[next..].iter().position(|c| call_passes(e, check, c));
+        found.inspect(|k| next += k + 1).is_some()
+    });
+    if in_order {
+        return Vec::new();
+    }
     let by_name = positions_by_name(calls);
     let empty = Vec::new();
     let mut next = 0usize; // first recorded index still free

@@ -27,9 +27,9 @@
 //! assert!(score.passed());
 //! ```
 
+use crate::fasthash::HashMap;
 use crate::trace::ToolCall;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::fmt;
 
 /// The declared edges.
@@ -103,16 +103,27 @@ impl AxesScore {
 
 /// Scores `calls` against the declared edges.
 pub fn score_trajectory_axes(calls: &[ToolCall], axes: &TrajectoryAxes) -> AxesScore {
-    let mut first: HashMap<&str, usize> = HashMap::new();
-    for (i, c) in calls.iter().enumerate() {
-        first.entry(c.name.as_str()).or_insert(i);
-    }
+    // Each tool's first call: scanned for directly on a short trace with few edges, looked up
+    // in an index otherwise.
+    let lookups = 2 * (axes.dependencies.len() + axes.order.len());
+    let index: Option<HashMap<&str, usize>> =
+        (calls.len().saturating_mul(lookups) > 512).then(|| {
+            let mut first = HashMap::default();
+            for (i, c) in calls.iter().enumerate() {
+                first.entry(c.name.as_str()).or_insert(i);
+            }
+            first
+        });
+    let first = |name: &str| match &index {
+        Some(first) => first.get(name).copied(),
+        None => calls.iter().position(|c| c.name == name),
+    };
     // X -> Y holds iff Y never runs, or X's first call precedes Y's first call.
     let judge = |axis: Axis, (from, to): &(String, String)| {
-        let violated_at = match (first.get(from.as_str()), first.get(to.as_str())) {
+        let violated_at = match (first(from), first(to)) {
             (_, None) => None,
-            (Some(&x), Some(&y)) if x < y => None,
-            (_, Some(&y)) => Some(y),
+            (Some(x), Some(y)) if x < y => None,
+            (_, Some(y)) => Some(y),
         };
         EdgeResult {
             axis,
