@@ -50,13 +50,7 @@ fn bench(c: &mut Criterion) {
         g.bench_function("score_golden_path", |b| {
             b.iter(|| score_golden_path(black_box(calls), &golden))
         });
-        for mode in [
-            MatchMode::Strict,
-            MatchMode::Subsequence,
-            MatchMode::Unordered,
-            MatchMode::Superset,
-            MatchMode::Subset,
-        ] {
+        for mode in MatchMode::ALL {
             // The run's own calls with their exact arguments, as a pinned trajectory reads.
             let reference = ExpectedTrace::new(
                 mode,

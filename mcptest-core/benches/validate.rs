@@ -77,13 +77,7 @@ fn reference(calls: &[ToolCall], mode: MatchMode) -> ExpectedTrace {
 }
 
 fn bench(c: &mut Criterion) {
-    let modes = [
-        MatchMode::Strict,
-        MatchMode::Subsequence,
-        MatchMode::Unordered,
-        MatchMode::Superset,
-        MatchMode::Subset,
-    ];
+    let modes = MatchMode::ALL;
     for n in [10usize, 100, 1_000, 10_000] {
         let text = serde_json::to_string_pretty(&envelope(n)).unwrap();
         let calls = Cassette::from_json_str("bench.json", &text).unwrap().runs[0]

@@ -145,13 +145,7 @@ fn subset_passes_with_fewer_calls_at_partial_recall() {
 
 #[test]
 fn empty_lists() {
-    for mode in [
-        MatchMode::Strict,
-        MatchMode::Subsequence,
-        MatchMode::Unordered,
-        MatchMode::Superset,
-        MatchMode::Subset,
-    ] {
+    for mode in MatchMode::ALL {
         let both = run(&[], mode, vec![]);
         assert!(close(both.score, 1.0), "{mode}");
         let no_calls = run(&[], mode, refs(&["a"]));
@@ -283,13 +277,7 @@ fn apply(calls: &[ToolCall], reference: &[ExpectedCall], v: &TraceValidation) ->
     out
 }
 
-const MODES: [MatchMode; 5] = [
-    MatchMode::Strict,
-    MatchMode::Subsequence,
-    MatchMode::Unordered,
-    MatchMode::Superset,
-    MatchMode::Subset,
-];
+const MODES: [MatchMode; 5] = MatchMode::ALL;
 
 /// The ordered modes against the quadratic oracle, and their scripts applied.
 fn check_ordered(calls: &[ToolCall], reference: &[ToolCall]) -> Result<(), TestCaseError> {
@@ -361,6 +349,26 @@ proptest! {
     }
 }
 
+/// In each unordered mode, the pairs are `best` (the size of a maximum matching), and the
+/// verdict passes exactly when that covers the side the mode needs covered.
+fn check_unordered_verdicts(
+    calls: &[ToolCall],
+    reference: &[ExpectedCall],
+    best: usize,
+) -> Result<(), TestCaseError> {
+    for mode in [MatchMode::Unordered, MatchMode::Superset, MatchMode::Subset] {
+        let v = run(calls, mode, reference.to_vec());
+        prop_assert_eq!(v.matched, best, "{}", mode);
+        let passes = match mode {
+            MatchMode::Subset => best == calls.len(),
+            _ => best == reference.len(),
+        };
+        prop_assert_eq!(v.passed, passes, "{}", mode);
+        prop_assert_eq!(v.mismatches.is_empty(), passes, "{}", mode);
+    }
+    Ok(())
+}
+
 /// The largest one-to-one pairing, by brute force over subsets (small inputs only).
 fn oracle_matching(reference: &[ExpectedCall], calls: &[ToolCall]) -> usize {
     fn accepts(e: &ExpectedCall, c: &ToolCall) -> bool {
@@ -399,16 +407,7 @@ proptest! {
                 if l { e } else { e.args_exact(c.args.clone().unwrap()) }
             })
             .collect();
-        let best = oracle_matching(&reference, &calls);
-        for mode in [MatchMode::Unordered, MatchMode::Superset, MatchMode::Subset] {
-            let v = run(&calls, mode, reference.clone());
-            prop_assert_eq!(v.matched, best, "{}", mode);
-            let passes = match mode {
-                MatchMode::Subset => best == calls.len(),
-                _ => best == reference.len(),
-            };
-            prop_assert_eq!(v.passed, passes, "{}", mode);
-        }
+        check_unordered_verdicts(&calls, &reference, oracle_matching(&reference, &calls))?;
     }
 }
 
@@ -498,15 +497,6 @@ proptest! {
                 }
         };
         let best = kuhn_matching(reference.len(), calls.len(), accepts);
-        for mode in [MatchMode::Unordered, MatchMode::Superset, MatchMode::Subset] {
-            let v = run(&calls, mode, reference.clone());
-            prop_assert_eq!(v.matched, best, "{}", mode);
-            let passes = match mode {
-                MatchMode::Subset => best == calls.len(),
-                _ => best == reference.len(),
-            };
-            prop_assert_eq!(v.passed, passes, "{}", mode);
-            prop_assert_eq!(v.mismatches.is_empty(), passes, "{}", mode);
-        }
+        check_unordered_verdicts(&calls, &reference, best)?;
     }
 }

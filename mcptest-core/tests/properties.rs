@@ -55,13 +55,7 @@ fn passes(calls: &[ToolCall], mode: MatchMode, reference: Vec<ExpectedCall>) -> 
         .passed
 }
 
-const MODES: [MatchMode; 5] = [
-    MatchMode::Strict,
-    MatchMode::Subsequence,
-    MatchMode::Unordered,
-    MatchMode::Superset,
-    MatchMode::Subset,
-];
+const MODES: [MatchMode; 5] = MatchMode::ALL;
 
 proptest! {
     #[test]

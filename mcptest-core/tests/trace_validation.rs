@@ -19,13 +19,7 @@ fn run(calls: &[ToolCall], t: &ExpectedTrace) -> TraceValidation {
     validate_trace(calls, t).expect("well-formed expectation")
 }
 
-const ALL_MODES: [MatchMode; 5] = [
-    MatchMode::Strict,
-    MatchMode::Subsequence,
-    MatchMode::Unordered,
-    MatchMode::Superset,
-    MatchMode::Subset,
-];
+const ALL_MODES: [MatchMode; 5] = MatchMode::ALL;
 
 // ---- the documents' examples -------------------------------------------------------------
 

@@ -163,6 +163,15 @@ pub const MATCH_MODE_NAMES: &[&str] = &[
 ];
 
 impl MatchMode {
+    /// The five modes, ordered from strictest to loosest order.
+    pub const ALL: [MatchMode; 5] = [
+        MatchMode::Strict,
+        MatchMode::Subsequence,
+        MatchMode::Unordered,
+        MatchMode::Superset,
+        MatchMode::Subset,
+    ];
+
     /// The canonical name.
     pub fn as_str(self) -> &'static str {
         match self {
