@@ -31,9 +31,9 @@
 //! * A trace with **at most one conversation turn and at most one tool call** is trivially
 //!   stable: 1.0 on every sub-score (there is no progression to measure), whatever its tokens.
 //! * Missing or malformed fields never error: a call that does not decode (no name, or a known
-//!   field of the wrong type, as [`tool_calls_from_envelope`] reads it) is skipped, a turn that
-//!   is not an object does not count, and a token total that is not a positive number reads as
-//!   no tokens.
+//!   field of the wrong type, as [`tool_calls_from_envelope`](crate::trace::tool_calls_from_envelope)
+//!   reads it) is skipped, a turn that is not an object does not count, and a token total that
+//!   is not a positive number reads as no tokens.
 //!
 //! [`StabilityReport::weakest_score`] is the lowest of the four. [`drift_flags`] names the
 //! sub-scores strictly below their [`StabilityFloors`] (0.5 each by default): a floor of 0.0
