@@ -199,7 +199,10 @@ pub(crate) fn fields<'a, const N: usize>(
 ) -> [Option<&'a Value>; N] {
     let mut found = [None; N];
     for (key, value) in obj {
-        if let Some(i) = keys.iter().position(|k| *k == key) {
+        // Length and first byte rule out almost every other key before the bytes are compared.
+        let first = key.as_bytes().first();
+        let same = |k: &&str| k.len() == key.len() && k.as_bytes().first() == first && *k == key;
+        if let Some(i) = keys.iter().position(same) {
             found[i] = Some(value);
         }
     }
