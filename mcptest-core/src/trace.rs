@@ -566,13 +566,13 @@ pub fn tool_calls_from_envelope(v: &Value) -> Vec<ToolCall> {
 /// name the same way), so a check that reads calls in place grades the same calls as one that
 /// decodes them first.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct CallRef<'a> {
+pub(crate) struct CallRef<'a> {
     /// The tool name, without the `<server>__` wire prefix.
-    pub name: &'a str,
+    pub(crate) name: &'a str,
     /// The server, when known.
-    pub server: Option<&'a str>,
+    pub(crate) server: Option<&'a str>,
     /// The arguments as recorded (`Some(Null)` for a recorded `"args": null`).
-    pub args: Option<&'a Value>,
+    pub(crate) args: Option<&'a Value>,
     /// The whole recorded call, when it was read from JSON.
     raw: Option<&'a Map<String, Value>>,
     /// The caller, start and end, when read from a decoded call.
@@ -583,7 +583,7 @@ impl<'a> CallRef<'a> {
     /// Reads one recorded call, or `None` when the decoder would reject it (not an object, no
     /// string `name`, a `server` that is not a string, a `caller` that is not an object, or
     /// times that are not whole non-negative milliseconds).
-    pub fn read(v: &'a Value) -> Option<Self> {
+    pub(crate) fn read(v: &'a Value) -> Option<Self> {
         let obj = v.as_object()?;
         let [name, server, args, caller, started, ended] = crate::json::fields(
             obj,
@@ -624,7 +624,7 @@ impl<'a> CallRef<'a> {
 
     /// The calls of a cassette run or an envelope that [`tool_calls_from_envelope`] returns,
     /// read in place.
-    pub fn all_in(run: &'a Value) -> Vec<Self> {
+    pub(crate) fn all_in(run: &'a Value) -> Vec<Self> {
         envelope_calls(run)
             .iter()
             .filter_map(CallRef::read)
@@ -632,7 +632,7 @@ impl<'a> CallRef<'a> {
     }
 
     /// The call as an owned [`ToolCall`], as the decoder would build it.
-    pub fn to_call(self) -> ToolCall {
+    pub(crate) fn to_call(self) -> ToolCall {
         if let Some(call) = self.decoded {
             return call.clone();
         }
@@ -1089,4 +1089,91 @@ envelope_serde! {
     ConversationTrace => ConversationTrace::to_envelope, |v| decode_trace(v, &mut Path::root());
     Run => Run::to_value, |v| decode_run(v, &mut Path::root());
     Cassette => Cassette::to_value, Cassette::from_owned_value;
+}
+
+#[cfg(test)]
+mod reading_calls_in_place {
+    use super::{CallRef, ToolCall, tool_calls_from_envelope};
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+
+    /// Values a recorded call's fields take in real and broken cassettes.
+    fn field() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<u32>().prop_map(Value::from),
+            (-5i64..5).prop_map(Value::from),
+            prop_oneof![Just(1.0), Just(1.5), Just(-2.0), Just(3e20)].prop_map(|f| json!(f)),
+            prop_oneof![
+                Just("search"),
+                Just("docs__search"),
+                Just("__x"),
+                Just("docs__"),
+                Just("a__b__c"),
+                Just("docs"),
+                Just("direct"),
+            ]
+            .prop_map(Value::from),
+            Just(json!({"type": "direct"})),
+            Just(json!({"type": "code_execution", "tool_id": "t"})),
+            Just(json!({"q": "rust", "n": [1, 2]})),
+            Just(json!([1, "two"])),
+        ]
+    }
+
+    fn call() -> impl Strategy<Value = Value> {
+        let keys = prop::sample::subsequence(
+            vec![
+                "name",
+                "server",
+                "args",
+                "caller",
+                "started_ms",
+                "ended_ms",
+                "id",
+                "note",
+            ],
+            0..=8,
+        );
+        prop_oneof![
+            9 => (keys, prop::collection::vec(field(), 8)).prop_map(|(keys, values)| {
+                Value::Object(
+                    keys.into_iter()
+                        .zip(values)
+                        .map(|(k, v)| (k.to_string(), v))
+                        .collect(),
+                )
+            }),
+            1 => field(),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1024))]
+        /// The in-place reader accepts exactly the calls the decoder accepts, and builds the
+        /// same call from each.
+        #[test]
+        fn agrees_with_the_decoder(v in call()) {
+            let decoded = serde_json::from_value::<ToolCall>(v.clone()).ok();
+            let read = CallRef::read(&v);
+            prop_assert_eq!(read.map(CallRef::to_call), decoded.clone());
+            if let (Some(r), Some(d)) = (read, &decoded) {
+                prop_assert_eq!(r.name, d.name.as_str());
+                prop_assert_eq!(r.server, d.server.as_deref());
+                prop_assert_eq!(r.args, d.args.as_ref());
+                prop_assert_eq!(CallRef::from(d).to_call(), d.clone());
+            }
+        }
+
+        #[test]
+        fn extraction_keeps_the_decodable_calls_in_order(calls in prop::collection::vec(call(), 0..12)) {
+            let run = json!({"trace": {"tool_calls": calls.clone()}});
+            let expected: Vec<ToolCall> = calls
+                .into_iter()
+                .filter_map(|c| serde_json::from_value(c).ok())
+                .collect();
+            prop_assert_eq!(tool_calls_from_envelope(&run), expected);
+        }
+    }
 }

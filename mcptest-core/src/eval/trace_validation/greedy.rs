@@ -69,10 +69,10 @@ fn covers_directly(
 /// Every reference call takes a free recorded call: an exact reference through the chain of
 /// recorded calls with its name and arguments, any other through the chain of its name.
 fn covers_expected(calls: &[ToolCall], expected: &[ExpectedCall], checks: &[ArgCheck<'_>]) -> bool {
-    let mut by_name = Chains::new(calls.len());
-    let mut by_args = Chains::new(calls.len());
     let wants_args = checks.iter().any(|c| matches!(c, ArgCheck::Exact(_)));
     let wants_names = checks.iter().any(|c| !matches!(c, ArgCheck::Exact(_)));
+    let mut by_name = Chains::new(if wants_names { calls.len() } else { 0 });
+    let mut by_args = Chains::new(if wants_args { calls.len() } else { 0 });
     for (j, c) in calls.iter().enumerate().rev() {
         let name = name_key(&c.name);
         if wants_names {
@@ -111,15 +111,16 @@ fn covers_recorded(calls: &[ToolCall], expected: &[ExpectedCall], checks: &[ArgC
             _ => other.push_front(name, i),
         }
     }
+    let any_exact = !exact.is_empty();
     let mut used = vec![false; expected.len()];
     let mut budget = Budget::new(expected.len() + calls.len());
     calls.iter().all(|c| {
         let name = name_key(&c.name);
         let passes = |i: usize| call_passes(&expected[i], &checks[i], c);
-        let found = match exact.take(args_key(name, args_of(c)), &used, &mut budget, passes) {
-            Some(i) => Some(i),
-            None => other.take(name, &used, &mut budget, passes),
-        };
+        let exactly = any_exact
+            .then(|| exact.take(args_key(name, args_of(c)), &used, &mut budget, passes))
+            .flatten();
+        let found = exactly.or_else(|| other.take(name, &used, &mut budget, passes));
         found.inspect(|&i| used[i] = true).is_some()
     })
 }
@@ -153,6 +154,7 @@ struct Chains {
 }
 
 impl Chains {
+    /// Chains for up to `items` items (none allocated for zero).
     fn new(items: usize) -> Self {
         let mut heads = HashMap::default();
         heads.reserve(items.min(1 << 16));
@@ -160,6 +162,10 @@ impl Chains {
             heads,
             next: vec![END; items],
         }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.heads.is_empty()
     }
 
     fn push_front(&mut self, key: u64, item: usize) {
