@@ -53,6 +53,8 @@ pub struct AgentSpec {
     pub max_turns: Option<u32>,
     /// Token limit per model response for recording.
     pub max_tokens: Option<u32>,
+    /// How recording executes the tool calls of one model reply.
+    pub parallel_calls: ParallelCalls,
     /// Cassette paths or glob patterns.
     pub cassettes: Vec<String>,
     /// The call plan.
@@ -75,6 +77,31 @@ pub struct AgentSpec {
     pub expect: Vec<Expectation>,
     /// Whether the harness keeps a snapshot of each cell's report (default true).
     pub snapshots: bool,
+}
+
+/// How recording executes the tool calls the model asks for in one reply (`parallel_calls:`).
+/// Either way the cassette keeps them in the model's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ParallelCalls {
+    /// All at once, as most agent loops do (the default).
+    #[default]
+    Concurrent,
+    /// One at a time, in the model's order, each sent when the previous one answered: for
+    /// stateful servers where a later call depends on an earlier one's effect.
+    Sequential,
+}
+
+impl ParallelCalls {
+    /// The names it is written as, in YAML and in a cassette's `meta`.
+    pub const NAMES: [&'static str; 2] = ["concurrent", "sequential"];
+
+    /// Its name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ParallelCalls::Concurrent => "concurrent",
+            ParallelCalls::Sequential => "sequential",
+        }
+    }
 }
 
 impl AgentSpec {

@@ -4,7 +4,8 @@
 use mcptest_core::eval::{ExpectedCall, ExpectedTrace, GoldenPath, RecoveryBudget, TrajectoryAxes};
 use mcptest_core::matchers::Matcher;
 use mcptest_core::spec::{
-    AgentSpec, Expectation, Fault, FaultKind, FaultTarget, NarrativeGate, StabilityGate,
+    AgentSpec, Expectation, Fault, FaultKind, FaultTarget, NarrativeGate, ParallelCalls,
+    StabilityGate,
 };
 use mcptest_core::suite::{Suite, SuiteError, evaluate_cassette, resolve_cassette};
 use mcptest_core::trace::Cassette;
@@ -337,6 +338,41 @@ fn unknown_keys_get_a_did_you_mean() {
         6,
         19,
         &["unknown matcher `exakt`", "did you mean `exact`?"],
+    );
+}
+
+#[test]
+fn parallel_calls_reads_both_modes_and_guesses_a_misspelling() {
+    let spec = |line: &str| {
+        Suite::from_yaml_str("suite.yml", &format!("{HEAD}{line}"))
+            .expect("loads")
+            .agents
+            .remove(0)
+            .parallel_calls
+    };
+    assert_eq!(spec(""), ParallelCalls::Concurrent);
+    assert_eq!(
+        spec("    parallel_calls: concurrent\n"),
+        ParallelCalls::Concurrent
+    );
+    assert_eq!(
+        spec("    parallel_calls: sequential\n"),
+        ParallelCalls::Sequential
+    );
+    assert_problem(
+        &format!("{HEAD}    parallel_calls: sequentail\n"),
+        4,
+        21,
+        &[
+            "unknown `parallel_calls: sequentail`",
+            "did you mean `sequential`?",
+        ],
+    );
+    assert_problem(
+        &format!("{HEAD}    parallel_calls: [sequential]\n"),
+        4,
+        21,
+        &["parallel_calls"],
     );
 }
 

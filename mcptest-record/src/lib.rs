@@ -16,7 +16,8 @@
 //!    an MCP client on rmcp) and lists their tools;
 //! 2. offers them to the model under wire names `<server>__<tool>` (made to fit what the API
 //!    accepts: [`mcptest_core::request::wire_tool_name`]) and sends the prompt;
-//! 3. executes every tool use of a reply against its server, concurrently, each with a
+//! 3. executes every tool use of a reply against its server, concurrently (or one at a time
+//!    with the agent's `parallel_calls: sequential`), each with a
 //!    deadline (`recovery.max_detection_ms`, else [`DEFAULT_CALL_TIMEOUT_MS`]); returns all
 //!    results of the reply in one message, in the order the model asked; keeps a call's
 //!    `caller` (a call from model-written code) as it came;

@@ -249,13 +249,21 @@ impl McpServers {
         }
     }
 
-    /// Sends these calls concurrently, each with its own deadline; returns each outcome and
+    /// Sends these calls, each with its own deadline: concurrently, or with `sequential` one
+    /// at a time in order (each sent when the previous one answered); returns each outcome and
     /// its wall time, in order.
     pub fn call_all(
         &self,
         calls: &[PendingCall],
         deadline: Duration,
+        sequential: bool,
     ) -> Vec<(CallOutcome, Duration)> {
+        if sequential {
+            return calls
+                .iter()
+                .flat_map(|call| self.call_all(std::slice::from_ref(call), deadline, false))
+                .collect();
+        }
         let mut handles = Vec::with_capacity(calls.len());
         for call in calls {
             let peer = self

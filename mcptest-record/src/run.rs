@@ -1,7 +1,8 @@
 //! One recorded run: the agent loop.
 //!
 //! Start the agent's servers, list their tools, send the first request, then until the model
-//! stops: execute every tool use of a reply (concurrently, each with its deadline, injected
+//! stops: execute every tool use of a reply (concurrently, or one at a time with
+//! `parallel_calls: sequential`; each with its deadline, injected
 //! faults synthesized in virtual time), return all results in one message, in order, and ask
 //! again. `pause_turn` continues without new input; `end_turn`, `max_tokens`, another stop
 //! reason, or `max_turns` model requests end the run.
@@ -16,7 +17,7 @@ use crate::provider::{self, Answer, ProviderConfig, Reply, Stop, Usage};
 use mcptest_core::request::{
     FINGERPRINT_SCHEME, FirstRequest, ServerTools, WireNames, request_fingerprint,
 };
-use mcptest_core::spec::{AgentSpec, Fault, FaultKind};
+use mcptest_core::spec::{AgentSpec, Fault, FaultKind, ParallelCalls};
 use mcptest_core::suite::ServerConfig;
 use mcptest_core::trace::{
     Conversation, ConversationTrace, Run, Tokens, ToolCall, ToolResult, Turn, split_wire_name,
@@ -321,7 +322,8 @@ fn execute(
     log: &mut RunLog,
 ) -> Vec<Answer> {
     let deadline_ms = setup.call_timeout_ms;
-    let t0 = clock.now_ms();
+    let sequential = setup.spec.parallel_calls == ParallelCalls::Sequential;
+    let turn_start = clock.now_ms();
     let mut plans = Vec::with_capacity(reply.tool_uses.len());
     let mut dispatch = Vec::new();
     for tu in &reply.tool_uses {
@@ -368,11 +370,13 @@ fn execute(
     let outcomes = if dispatch.is_empty() {
         Vec::new()
     } else {
-        servers.call_all(&dispatch, Duration::from_millis(deadline_ms))
+        servers.call_all(&dispatch, Duration::from_millis(deadline_ms), sequential)
     };
     let mut answers = Vec::with_capacity(plans.len());
-    let mut latest_end = t0;
+    let mut latest_end = turn_start;
     for (tu, p) in reply.tool_uses.iter().zip(plans) {
+        // Concurrent calls all start with the turn; sequential ones when the previous ended.
+        let t0 = if sequential { latest_end } else { turn_start };
         let (server, tool) = match wire.resolve(&tu.wire_name) {
             Some((s, t)) => (Some(s.to_string()), t.to_string()),
             None => {
@@ -688,6 +692,10 @@ fn assemble(
     }
     meta.insert("max_tokens".into(), setup.max_tokens.into());
     meta.insert("max_turns".into(), setup.max_turns.into());
+    meta.insert(
+        "parallel_calls".into(),
+        setup.spec.parallel_calls.as_str().into(),
+    );
     meta.insert("call_timeout_ms".into(), setup.call_timeout_ms.into());
     meta.insert("requests".into(), requests.into());
     meta.insert("stop_reason".into(), stop_reason.into());

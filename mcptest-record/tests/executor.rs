@@ -57,6 +57,10 @@ fn main() -> std::process::ExitCode {
             "overload_is_retried_and_refusals_explained",
             retries_and_api_errors,
         ),
+        Trial::test(
+            "parallel_calls_sequential_runs_a_reply_one_call_at_a_time",
+            parallel_calls,
+        ),
     ];
     libtest_mimic::run(&Arguments::from_args(), trials).exit_code()
 }
@@ -569,5 +573,73 @@ fn retries_and_api_errors() -> Result<(), Failed> {
         &err,
     )?;
     check(refusing.received().len() == 1, "a 401 is not retried")?;
+    Ok(())
+}
+
+/// One reply asking for two calls (a search the suite slows by 1,500 virtual ms, then an
+/// open), then the end.
+fn two_calls_at_once(body: &Value) -> (u16, Value) {
+    if messages(body).len() > 1 {
+        return end("Searched and opened.");
+    }
+    let search = wire(body, "search.v2");
+    (
+        200,
+        json!({"content": [
+                  {"type": "tool_use", "id": "t1", "name": search, "input": {"q": "install"}},
+                  {"type": "tool_use", "id": "t2", "name": "docs__open", "input": {"page": "install"}}
+               ],
+               "stop_reason": "tool_use", "usage": {"input_tokens": 1, "output_tokens": 1}}),
+    )
+}
+
+fn parallel_calls() -> Result<(), Failed> {
+    let spans_of = |mode: Option<&str>| -> Result<(Vec<(u64, u64)>, Value), Failed> {
+        let dir = tempfile::tempdir()?;
+        let model = FakeModel::start(two_calls_at_once);
+        let line = mode.map_or(String::new(), |m| format!("    parallel_calls: {m}\n"));
+        let (_, cassette) = record(
+            dir.path(),
+            &model,
+            None,
+            &format!(
+                "faults:\n  - name: slow-search\n    target: {{ tool: search.v2 }}\n    \
+                 kind: slow\n    delay_ms: 1500\nagents:\n  - name: both\n    model: m\n    \
+                 servers: [docs]\n    inject: [slow-search]\n{line}    prompt: Open the page.\n"
+            ),
+        )?;
+        let run = &cassette.runs[0];
+        let names: Vec<&str> = run
+            .trace
+            .tool_calls
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect();
+        check(
+            names == ["search.v2", "open"],
+            format!("model order kept: {names:?}"),
+        )?;
+        let spans = run
+            .trace
+            .tool_calls
+            .iter()
+            .map(|c| (c.started_ms.unwrap_or(0), c.ended_ms.unwrap_or(0)))
+            .collect();
+        Ok((spans, run.meta["parallel_calls"].clone()))
+    };
+    // Concurrent (the default): both calls start with the turn; the slow one ends later.
+    let (spans, meta) = spans_of(None)?;
+    check(meta == "concurrent", format!("meta: {meta}"))?;
+    check(
+        spans[1].0 == spans[0].0 && spans[0].1 >= spans[0].0 + 1500 && spans[1].1 < spans[0].1,
+        format!("concurrent: {spans:?}"),
+    )?;
+    // Sequential: the open is sent when the slow search has answered.
+    let (spans, meta) = spans_of(Some("sequential"))?;
+    check(meta == "sequential", format!("meta: {meta}"))?;
+    check(
+        spans[0].1 >= spans[0].0 + 1500 && spans[1].0 == spans[0].1 && spans[1].1 >= spans[1].0,
+        format!("sequential: {spans:?}"),
+    )?;
     Ok(())
 }

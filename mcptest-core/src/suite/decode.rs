@@ -14,7 +14,7 @@ use crate::matchers::{MATCHER_KEYS, Matcher, ModelGradedKind};
 use crate::select::Target;
 use crate::spec::{
     AgentSpec, Expectation, Fault, FaultKind, FaultTarget, Inconclusive, NarrativeGate,
-    ReliabilityGate, SpecErrorKind, StabilityGate,
+    ParallelCalls, ReliabilityGate, SpecErrorKind, StabilityGate,
 };
 use crate::suggest::did_you_mean;
 use crate::yaml::{self, Kind, Limits, Node, NotJson, Pos, Reason};
@@ -61,6 +61,7 @@ pub(crate) const AGENT_KEYS: &[&str] = &[
     "runs",
     "max_turns",
     "max_tokens",
+    "parallel_calls",
     "cassette",
     "trajectory",
     "golden_path",
@@ -816,6 +817,28 @@ impl<'t> Decoder<'t> {
         }
         if let Some(n) = self.field(&f, path, "max_tokens") {
             spec.max_tokens = self.u32(n, &join(path, "max_tokens"), 1);
+        }
+        if let Some(n) = self.field(&f, path, "parallel_calls") {
+            let p = join(path, "parallel_calls");
+            match self.nonempty_string(n, &p).as_deref() {
+                None => {}
+                Some("concurrent") => spec.parallel_calls = ParallelCalls::Concurrent,
+                Some("sequential") => spec.parallel_calls = ParallelCalls::Sequential,
+                Some(other) => {
+                    let hint = did_you_mean(other, &ParallelCalls::NAMES)
+                        .map(|s| format!(" (did you mean `{s}`?)"))
+                        .unwrap_or_default();
+                    self.problem(
+                        n.pos,
+                        &p,
+                        format!(
+                            "unknown `parallel_calls: {other}`{hint}; expected `concurrent` (the \
+                             default: a reply's tool calls run at once) or `sequential` (one at \
+                             a time, in the model's order)"
+                        ),
+                    );
+                }
+            }
         }
         let cassette = self
             .field(&f, path, "cassette")
