@@ -6,8 +6,9 @@
 //! `exchanges`): the SHA-256 of the request body's canonical JSON (sorted keys, normalised
 //! numbers) without its volatile fields ([`VOLATILE_FIELDS`]).
 //!
-//! Replay recomputes the first request from the suite as it is now (prompt, model,
-//! `max_tokens`, `servers`) and the tool lists the cassette recorded (`meta.tools`). When the
+//! Replay recomputes the first request from the suite as it is now (prompt, `system:`, model,
+//! `max_tokens`, `servers`) and what the cassette recorded of the servers (their tool lists in
+//! `meta.tools`, their `instructions` in `meta.server_info`). When the
 //! fingerprint differs, the suite no longer describes what was recorded and grading the
 //! cassette would grade old behaviour: [`check_cassette`] says so, and what changed.
 //!
@@ -45,8 +46,13 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 /// The value of `meta.fingerprint` in a run whose fingerprints this module computes. Runs
-/// without it (hand-written or older cassettes) are never reported stale.
-pub const FINGERPRINT_SCHEME: &str = "mcptest-request/1";
+/// with neither this nor [`FINGERPRINT_SCHEME_V1`] (hand-written or older cassettes) are never
+/// reported stale.
+pub const FINGERPRINT_SCHEME: &str = "mcptest-request/2";
+
+/// The scheme of runs recorded before the servers' `instructions` reached the model: their
+/// expected first request carries only the agent's `system:`.
+pub const FINGERPRINT_SCHEME_V1: &str = "mcptest-request/1";
 
 /// The per-response token limit when an agent sets no `max_tokens`.
 pub const DEFAULT_MAX_TOKENS: u32 = 4096;
@@ -193,6 +199,8 @@ pub struct FirstRequest {
     /// The code-execution tool type offered for programmatic tool calling
     /// (`code_execution_20250825`), Anthropic only; `None` offers none.
     pub code_execution: Option<String>,
+    /// The system prompt ([`system_prompt`]); `None` sends none.
+    pub system: Option<String>,
 }
 
 impl FirstRequest {
@@ -210,6 +218,7 @@ impl FirstRequest {
             max_tokens: DEFAULT_MAX_TOKENS,
             servers,
             code_execution: None,
+            system: None,
         }
     }
 
@@ -218,10 +227,20 @@ impl FirstRequest {
         let mut body = Map::new();
         body.insert("model".into(), Value::String(self.model.clone()));
         body.insert("max_tokens".into(), self.max_tokens.into());
-        body.insert(
-            "messages".into(),
-            json!([{"role": "user", "content": self.prompt}]),
-        );
+        let user = json!({"role": "user", "content": self.prompt});
+        match (&self.system, self.provider) {
+            (None, _) => {
+                body.insert("messages".into(), json!([user]));
+            }
+            (Some(system), Provider::Anthropic) => {
+                body.insert("system".into(), Value::String(system.clone()));
+                body.insert("messages".into(), json!([user]));
+            }
+            (Some(system), Provider::OpenAi) => {
+                let system = json!({"role": "system", "content": system});
+                body.insert("messages".into(), json!([system, user]));
+            }
+        }
         let tools = tool_definitions(self.provider, &self.servers, self.code_execution.as_deref());
         if !tools.is_empty() {
             body.insert("tools".into(), Value::Array(tools));
@@ -233,6 +252,47 @@ impl FirstRequest {
     pub fn fingerprint(&self) -> String {
         request_fingerprint(&self.body())
     }
+}
+
+/// The system prompt of a run: the agent's `system:` (or its suite's), then the `instructions`
+/// each server gave in `initialize`, in the agent's server order, each under a line naming its
+/// server; paragraphs are separated by a blank line. `None` when there is neither.
+///
+/// ```
+/// use mcptest_core::request::system_prompt;
+/// assert_eq!(system_prompt(None, &[]), None);
+/// assert_eq!(
+///     system_prompt(Some("Be brief."), &[("docs", "Search before you open.")]).as_deref(),
+///     Some("Be brief.\n\nInstructions from the `docs` MCP server:\nSearch before you open.")
+/// );
+/// ```
+pub fn system_prompt(system: Option<&str>, instructions: &[(&str, &str)]) -> Option<String> {
+    let mut parts: Vec<String> = system
+        .filter(|s| !s.trim().is_empty())
+        .map(str::to_string)
+        .into_iter()
+        .collect();
+    for (server, text) in instructions {
+        if !text.trim().is_empty() {
+            parts.push(format!(
+                "Instructions from the `{server}` MCP server:\n{text}"
+            ));
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("\n\n"))
+}
+
+/// The `instructions` each of `servers` gave in `initialize`, as a run recorded them
+/// (`meta.server_info`), in that order; servers without instructions are left out.
+pub fn recorded_instructions<'a>(run: &'a Run, servers: &'a [String]) -> Vec<(&'a str, &'a str)> {
+    let info = run.meta.get("server_info").and_then(Value::as_object);
+    servers
+        .iter()
+        .filter_map(|name| {
+            let text = info?.get(name)?.get("instructions")?.as_str()?;
+            Some((name.as_str(), text))
+        })
+        .collect()
 }
 
 /// The tool definitions a provider is offered for these servers' tools.
@@ -375,9 +435,11 @@ fn short(fp: &str) -> &str {
 /// recorded; `None` when the run does not carry [`FINGERPRINT_SCHEME`] (or lacks what the
 /// scheme needs), so it cannot be checked.
 pub fn expected_first_request(spec: &AgentSpec, run: &Run) -> Option<FirstRequest> {
-    if run.meta.get("fingerprint").and_then(Value::as_str) != Some(FINGERPRINT_SCHEME) {
-        return None;
-    }
+    let with_instructions = match run.meta.get("fingerprint").and_then(Value::as_str) {
+        Some(FINGERPRINT_SCHEME) => true,
+        Some(FINGERPRINT_SCHEME_V1) => false,
+        _ => return None,
+    };
     let provider = Provider::parse(run.meta.get("provider")?.as_str()?)?;
     let tools = run.meta.get("tools").and_then(Value::as_object);
     let servers = spec
@@ -403,6 +465,14 @@ pub fn expected_first_request(spec: &AgentSpec, run: &Run) -> Option<FirstReques
             .get("code_execution")
             .and_then(Value::as_str)
             .map(str::to_string),
+        system: system_prompt(
+            spec.system.as_deref(),
+            &if with_instructions {
+                recorded_instructions(run, &spec.servers)
+            } else {
+                Vec::new()
+            },
+        ),
     })
 }
 
@@ -494,6 +564,11 @@ fn what_changed(spec: &AgentSpec, run: &Run, first: &FirstRequest) -> Vec<String
             changed.push("servers".to_string());
         }
     }
+    if run.meta.get("system").and_then(Value::as_str) != first.system.as_deref()
+        && (run.meta.contains_key("system") || first.system.is_some())
+    {
+        changed.push("system".to_string());
+    }
     if changed.is_empty()
         && let Some(body) = run
             .exchanges
@@ -510,6 +585,81 @@ fn what_changed(spec: &AgentSpec, run: &Run, first: &FirstRequest) -> Vec<String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_system_prompt_is_placed_as_each_api_expects_and_changes_the_fingerprint() {
+        let mut first = FirstRequest::new(Provider::Anthropic, "m", "Hi.", vec![]);
+        let plain = first.fingerprint();
+        assert!(first.body().get("system").is_none());
+        first.system = system_prompt(Some("Be brief."), &[]);
+        let body = first.body();
+        assert_eq!(body["system"], "Be brief.");
+        assert_eq!(
+            body["messages"],
+            json!([{"role": "user", "content": "Hi."}])
+        );
+        assert_ne!(first.fingerprint(), plain);
+
+        first.provider = Provider::OpenAi;
+        let body = first.body();
+        assert!(body.get("system").is_none());
+        assert_eq!(
+            body["messages"],
+            json!([{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi."}])
+        );
+    }
+
+    #[test]
+    fn server_instructions_count_from_the_second_scheme_on() {
+        // A run recorded against a server with instructions, sending no system prompt.
+        let mut spec = AgentSpec::new("a");
+        spec.model = Some("m".into());
+        spec.prompt = Some("Hi.".into());
+        spec.servers = vec!["docs".into()];
+        let sent = FirstRequest::new(
+            Provider::Anthropic,
+            "m",
+            "Hi.",
+            vec![ServerTools {
+                server: "docs".into(),
+                tools: vec![],
+            }],
+        );
+        let run = |scheme: &str| {
+            let mut run = Run::default();
+            for (k, v) in [
+                ("fingerprint", json!(scheme)),
+                ("provider", json!("anthropic")),
+                ("servers", json!(["docs"])),
+                (
+                    "server_info",
+                    json!({"docs": {"instructions": "Search first."}}),
+                ),
+            ] {
+                run.meta.insert(k.into(), v);
+            }
+            run.exchanges
+                .push(json!({"request_fingerprint": sent.fingerprint()}));
+            Cassette::new(vec![run])
+        };
+        // Recorded before instructions reached the model: still what the suite gives.
+        assert!(check_cassette(&spec, &run(FINGERPRINT_SCHEME_V1)).is_ok());
+        // Under the current scheme the model would have seen them: that run is stale.
+        let stale = check_cassette(&spec, &run(FINGERPRINT_SCHEME)).unwrap_err();
+        assert_eq!(stale.changed, ["system"], "{stale}");
+    }
+
+    #[test]
+    fn blank_parts_of_the_system_prompt_are_left_out() {
+        assert_eq!(system_prompt(Some("  "), &[("a", "\n")]), None);
+        assert_eq!(
+            system_prompt(None, &[("a", "First."), ("b", " "), ("c", "Third.")]).as_deref(),
+            Some(
+                "Instructions from the `a` MCP server:\nFirst.\n\n\
+                 Instructions from the `c` MCP server:\nThird."
+            )
+        );
+    }
 
     #[test]
     fn wire_names_fit_and_stay_distinct() {

@@ -45,6 +45,9 @@ pub struct AgentSpec {
     pub model: Option<String>,
     /// The prompt (suite metadata; recording uses it).
     pub prompt: Option<String>,
+    /// The system prompt recording sends before the servers' instructions (the agent's
+    /// `system:`, else its suite's).
+    pub system: Option<String>,
     /// The MCP servers the agent uses (suite metadata).
     pub servers: Vec<String>,
     /// Runs asked for; `None` means 1.

@@ -342,6 +342,29 @@ fn unknown_keys_get_a_did_you_mean() {
 }
 
 #[test]
+fn an_agent_system_prompt_overrides_the_suites() {
+    let suite = Suite::from_yaml_str(
+        "suite.yml",
+        "system: Be brief.\nagents:\n  - name: a\n    model: m\n  - name: b\n    model: m\n    \
+         system: Answer in French.\n",
+    )
+    .expect("loads");
+    assert_eq!(suite.agents[0].system.as_deref(), Some("Be brief."));
+    assert_eq!(suite.agents[1].system.as_deref(), Some("Answer in French."));
+    assert_eq!(
+        Suite::from_yaml_str("suite.yml", HEAD).unwrap().agents[0].system,
+        None
+    );
+    assert_problem(&format!("{HEAD}    system: [a]\n"), 4, 13, &["system"]);
+    assert_problem(
+        &format!("{HEAD}    sytem: Be brief.\n"),
+        4,
+        5,
+        &["did you mean `system`?"],
+    );
+}
+
+#[test]
 fn parallel_calls_reads_both_modes_and_guesses_a_misspelling() {
     let spec = |line: &str| {
         Suite::from_yaml_str("suite.yml", &format!("{HEAD}{line}"))

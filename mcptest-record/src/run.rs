@@ -15,7 +15,7 @@ use crate::mcp::{CallOutcome, McpServers, PendingCall};
 use crate::progress::Progress;
 use crate::provider::{self, Answer, ProviderConfig, Reply, Stop, Usage};
 use mcptest_core::request::{
-    FINGERPRINT_SCHEME, FirstRequest, ServerTools, WireNames, request_fingerprint,
+    FINGERPRINT_SCHEME, FirstRequest, ServerTools, WireNames, request_fingerprint, system_prompt,
 };
 use mcptest_core::spec::{AgentSpec, Fault, FaultKind, ParallelCalls};
 use mcptest_core::suite::ServerConfig;
@@ -140,6 +140,8 @@ struct RunLog {
     usage: Usage,
     requests: u32,
     server_info: Map<String, Value>,
+    /// The system prompt the run sent, if any.
+    system: Option<String>,
 }
 
 /// The loop; returns (normalized stop reason, the provider's last stop reason).
@@ -151,6 +153,19 @@ fn drive(
     log: &mut RunLog,
 ) -> Result<(String, String), RecordError> {
     let provider = setup.provider.provider;
+    let instructions: Vec<(&str, &str)> = tools
+        .iter()
+        .filter_map(|t| {
+            let text = log
+                .server_info
+                .get(&t.server)?
+                .get("instructions")?
+                .as_str()?;
+            Some((t.server.as_str(), text))
+        })
+        .collect();
+    let system = system_prompt(setup.spec.system.as_deref(), &instructions);
+    log.system = system.clone();
     let first = FirstRequest {
         provider,
         model: setup.model.to_string(),
@@ -158,6 +173,7 @@ fn drive(
         max_tokens: setup.max_tokens,
         servers: tools.to_vec(),
         code_execution: setup.code_execution.map(str::to_string),
+        system,
     };
     let Value::Object(mut body) = first.body() else {
         return Err(RecordError::Runtime(
@@ -625,6 +641,7 @@ fn assemble(
         usage,
         requests,
         server_info,
+        system,
     } = log;
     let mut tokens = Map::new();
     tokens.insert("input".into(), usage.input.into());
@@ -650,6 +667,9 @@ fn assemble(
     meta.insert("provider".into(), setup.provider.provider.as_str().into());
     meta.insert("model".into(), setup.model.into());
     meta.insert("prompt".into(), setup.prompt.into());
+    if let Some(system) = system {
+        meta.insert("system".into(), system.into());
+    }
     meta.insert(
         "servers".into(),
         Value::Array(tools.iter().map(|t| t.server.clone().into()).collect()),

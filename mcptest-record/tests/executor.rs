@@ -61,6 +61,10 @@ fn main() -> std::process::ExitCode {
             "parallel_calls_sequential_runs_a_reply_one_call_at_a_time",
             parallel_calls,
         ),
+        Trial::test(
+            "the_system_prompt_and_server_instructions_reach_the_model",
+            system_prompt_and_instructions,
+        ),
     ];
     libtest_mimic::run(&Arguments::from_args(), trials).exit_code()
 }
@@ -100,8 +104,18 @@ fn suite(
     fault: Option<&str>,
     rest: &str,
 ) -> Result<(std::path::PathBuf, Suite), Failed> {
+    suite_with_tools(dir, TOOLS, fault, rest)
+}
+
+/// [`suite`] with this tools file.
+fn suite_with_tools(
+    dir: &Path,
+    tools_text: &str,
+    fault: Option<&str>,
+    rest: &str,
+) -> Result<(std::path::PathBuf, Suite), Failed> {
     let tools = dir.join("tools.yml");
-    std::fs::write(&tools, TOOLS)?;
+    std::fs::write(&tools, tools_text)?;
     let exe = std::env::current_exe()?;
     let q = |p: &Path| serde_json::to_string(&p.display().to_string()).unwrap_or_default();
     let mut args = format!("[--serve-mock, {}", q(&tools));
@@ -641,5 +655,44 @@ fn parallel_calls() -> Result<(), Failed> {
         spans[0].1 >= spans[0].0 + 1500 && spans[1].0 == spans[0].1 && spans[1].1 >= spans[1].0,
         format!("sequential: {spans:?}"),
     )?;
+    Ok(())
+}
+
+fn system_prompt_and_instructions() -> Result<(), Failed> {
+    let dir = tempfile::tempdir()?;
+    let model = FakeModel::start(|_| end("Done."));
+    let tools = format!("server:\n  instructions: Search before you open.\n{TOOLS}");
+    let (path, suite) = suite_with_tools(
+        dir.path(),
+        &tools,
+        None,
+        "system: Be brief.\nagents:\n  - name: a\n    model: m\n    servers: [docs]\n    \
+         prompt: Open the install page.\n",
+    )?;
+    let spec = &suite.agents[0];
+    check(
+        spec.system.as_deref() == Some("Be brief."),
+        "the suite's system: reaches the agent",
+    )?;
+    let recording = recorder(&model, 5_000)?.record_agent(&path, &suite, spec)?;
+    let cassette = Cassette::from_value(&recording.cassette).map_err(|e| e.to_string())?;
+    let expected = "Be brief.\n\nInstructions from the `docs` MCP server:\nSearch before you open.";
+    let sent = model.received()[0].body["system"].clone();
+    check(sent == expected, format!("first request's system: {sent}"))?;
+    check(
+        cassette.runs[0].meta["system"] == expected,
+        format!("meta.system: {}", cassette.runs[0].meta["system"]),
+    )?;
+    // Replay: the same suite gives the recorded first request; another system prompt does not.
+    check(
+        mcptest_core::request::check_cassette(spec, &cassette).is_ok(),
+        "the recording is not stale under its own suite",
+    )?;
+    let mut changed = spec.clone();
+    changed.system = Some("Be thorough.".into());
+    let stale = mcptest_core::request::check_cassette(&changed, &cassette)
+        .err()
+        .ok_or("a changed system prompt makes the cassette stale")?;
+    check(stale.changed == ["system"], format!("{stale}"))?;
     Ok(())
 }

@@ -50,7 +50,7 @@ fn syntax_message(reason: Reason) -> String {
     }
 }
 
-pub(crate) const SUITE_KEYS: &[&str] = &["servers", "faults", "agents"];
+pub(crate) const SUITE_KEYS: &[&str] = &["servers", "faults", "system", "agents"];
 pub(crate) const SERVER_KEYS: &[&str] = &["command", "args", "env", "cwd"];
 pub(crate) const FAULT_KEYS: &[&str] = &["name", "target", "kind", "delay_ms", "failures"];
 pub(crate) const AGENT_KEYS: &[&str] = &[
@@ -58,6 +58,7 @@ pub(crate) const AGENT_KEYS: &[&str] = &[
     "model",
     "servers",
     "prompt",
+    "system",
     "runs",
     "max_turns",
     "max_tokens",
@@ -441,6 +442,9 @@ impl<'t> Decoder<'t> {
             Some(n) => self.faults(n),
             None => vec![],
         };
+        let system = self
+            .field(&f, "", "system")
+            .and_then(|n| self.string(n, "system"));
         let Some(agents_node) = self.field(&f, "", "agents") else {
             self.problem(
                 root.pos,
@@ -462,7 +466,10 @@ impl<'t> Decoder<'t> {
         for (i, item) in items.iter().enumerate() {
             let path = format!("agents[{i}]");
             self.spans.insert(path.clone(), item.pos);
-            for spec in self.agent(item, &path, &faults) {
+            for mut spec in self.agent(item, &path, &faults) {
+                if spec.system.is_none() {
+                    spec.system = system.clone();
+                }
                 let key = (
                     slug(&spec.name),
                     spec.model.clone().unwrap_or_default().to_lowercase(),
@@ -808,6 +815,9 @@ impl<'t> Decoder<'t> {
         }
         if let Some(n) = self.field(&f, path, "prompt") {
             spec.prompt = self.string(n, &join(path, "prompt"));
+        }
+        if let Some(n) = self.field(&f, path, "system") {
+            spec.system = self.string(n, &join(path, "system"));
         }
         if let Some(n) = self.field(&f, path, "runs") {
             spec.runs = self.u32(n, &join(path, "runs"), 1);
