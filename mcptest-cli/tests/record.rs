@@ -45,6 +45,10 @@ fn main() -> std::process::ExitCode {
             "openai_compatible_endpoint_keeps_invalid_arguments",
             openai_e2e,
         ),
+        Trial::test(
+            "openai_compatible_endpoint_gets_images_as_image_parts",
+            openai_images_e2e,
+        ),
         Trial::test("lint_catches_planted_secrets", lint_catches_planted_secrets),
         Trial::test("recording_errors_say_what_to_do", recording_errors),
     ];
@@ -677,6 +681,93 @@ fn openai_script(body: &Value) -> (u16, Value) {
         }
         n => bad_request(&format!("unexpected conversation of {n} messages")),
     }
+}
+
+/// A one-pixel PNG, base64.
+const PIXEL: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAfbLI3wAAAABJRU5ErkJggg==";
+
+/// Calls `chart`, then (given the image as an image part) answers.
+fn openai_image_script(body: &Value) -> (u16, Value) {
+    let msgs = messages(body);
+    let usage = json!({"prompt_tokens": 10, "completion_tokens": 5});
+    if msgs.len() == 1 {
+        return (
+            200,
+            json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+                "role": "assistant", "content": null,
+                "tool_calls": [{"id": "call_1", "type": "function",
+                                "function": {"name": "charts__chart", "arguments": "{}"}}]}}],
+                   "usage": usage}),
+        );
+    }
+    let image = &msgs[msgs.len() - 1]["content"][1];
+    let ok = msgs[msgs.len() - 2]["role"] == "tool"
+        && msgs[msgs.len() - 1]["role"] == "user"
+        && image["type"] == "image_url"
+        && image["image_url"]["url"] == format!("data:image/png;base64,{PIXEL}");
+    if !ok {
+        return bad_request("the image must follow the tool message as an image part");
+    }
+    (
+        200,
+        json!({"choices": [{"index": 0, "finish_reason": "stop",
+                            "message": {"role": "assistant", "content": "A single pixel."}}],
+               "usage": usage}),
+    )
+}
+
+fn openai_images_e2e() -> Result<(), Failed> {
+    let dir = tempfile::tempdir()?;
+    let model = FakeModel::start(openai_image_script);
+    let tools = dir.path().join("chart-tools.yml");
+    std::fs::write(
+        &tools,
+        format!(
+            "tools:\n  - name: chart\n    description: Draw the chart.\n    answers:\n      \
+             - content:\n          - {{ type: text, text: the chart }}\n          \
+             - {{ type: image, data: \"{PIXEL}\", mimeType: image/png }}\n"
+        ),
+    )?;
+    let suite = format!(
+        "servers:\n{}\nagents:\n  - name: chart\n    model: qwen-test\n    servers: [charts]\n    \
+         prompt: Draw the chart.\n    expect:\n      - target: tool_calls[0].name\n        \
+         matcher: {{ exact: chart }}\n",
+        mock_server("charts", &tools, &[])?
+    );
+    let suite_path = dir.path().join("charts.yml");
+    std::fs::write(&suite_path, suite)?;
+    let out = mcptest()
+        .args(["run", "--record", "--provider", "openai", "--config"])
+        .arg(&suite_path)
+        .env("OPENAI_BASE_URL", format!("{}/v1", model.base_url))
+        .env("OPENAI_API_KEY", "sk-local-0123456789abcdefghij")
+        .output()?;
+    check(out.status.code() == Some(0), text(&out))?;
+    let received = model.received();
+    check(received.len() == 2, format!("{} requests", received.len()))?;
+    let tool_text = messages(&received[1].body)
+        .iter()
+        .find(|m| m["role"] == "tool")
+        .and_then(|m| m["content"].as_str())
+        .unwrap_or_default()
+        .to_string();
+    check(
+        tool_text.contains("[image 1: image/png") && !tool_text.contains(PIXEL),
+        format!("the tool message names the image, without its bytes: {tool_text}"),
+    )?;
+    // Image data is not mistaken for a secret.
+    let cassette = dir.path().join("cassettes/charts/chart/qwen-test.json");
+    let out = mcptest()
+        .args(["cassette", "lint"])
+        .arg(&cassette)
+        .output()?;
+    check(out.status.code() == Some(0), text(&out))?;
+    // Replay, offline: the recording grades with no model.
+    let out = mcptest()
+        .args(["run", "--config"])
+        .arg(&suite_path)
+        .output()?;
+    check(out.status.code() == Some(0), text(&out))
 }
 
 fn openai_e2e() -> Result<(), Failed> {

@@ -123,10 +123,35 @@ pub(crate) fn parse_reply(body: &Value) -> Result<Reply, String> {
 }
 
 pub(crate) fn answer_messages(answers: &[Answer]) -> (Vec<Value>, Vec<Turn>) {
-    let mut messages = Vec::with_capacity(answers.len());
-    let mut turns = Vec::with_capacity(answers.len());
+    let mut messages = Vec::with_capacity(answers.len() + 1);
+    let mut turns = Vec::with_capacity(answers.len() + 1);
+    // Chat completions take only text in a tool message: an image a tool returned is named
+    // there, and sent as an image part of one user message after the reply's tool messages.
+    let mut images: Vec<Value> = Vec::new();
     for a in answers {
-        let mut text = super::content_as_text(&a.content, a.structured.as_ref());
+        let mut parts = Vec::with_capacity(a.content.len());
+        for block in &a.content {
+            match image_url(block) {
+                Some(url) => {
+                    // Each image adds a label and the image: two parts.
+                    let n = images.len() / 2 + 1;
+                    let label = format!("Image {n} (returned by tool call {}):", a.id);
+                    images.push(json!({"type": "text", "text": label}));
+                    images.push(json!({"type": "image_url", "image_url": {"url": url}}));
+                    let mime = block.get("mimeType").and_then(Value::as_str);
+                    parts.push(format!(
+                        "[image {n}: {}, sent in the next message]",
+                        mime.unwrap_or("image/png")
+                    ));
+                }
+                None => parts.push(super::content_as_text(std::slice::from_ref(block), None)),
+            }
+        }
+        let mut text = if parts.is_empty() {
+            super::content_as_text(&[], a.structured.as_ref())
+        } else {
+            parts.join("\n")
+        };
         if a.is_error {
             text = format!("error: {text}");
         }
@@ -139,7 +164,31 @@ pub(crate) fn answer_messages(answers: &[Answer]) -> (Vec<Value>, Vec<Turn>) {
             extra,
         });
     }
+    if !images.is_empty() {
+        let content = Value::Array(images);
+        messages.push(json!({"role": "user", "content": content}));
+        let mut extra = Map::new();
+        extra.insert("images_from_tools".into(), Value::Bool(true));
+        turns.push(Turn {
+            role: "user".into(),
+            content,
+            extra,
+        });
+    }
     (messages, turns)
+}
+
+/// A data URL for an MCP image block (`{"type": "image", "data": BASE64, "mimeType": ...}`).
+fn image_url(block: &Value) -> Option<String> {
+    if block.get("type").and_then(Value::as_str) != Some("image") {
+        return None;
+    }
+    let data = block.get("data")?.as_str()?;
+    let mime = block
+        .get("mimeType")
+        .and_then(Value::as_str)
+        .unwrap_or("image/png");
+    Some(format!("data:{mime};base64,{data}"))
 }
 
 #[cfg(test)]
@@ -164,6 +213,42 @@ mod tests {
         assert!(why.contains("not valid JSON"), "{why}");
         assert_eq!(r.usage.total(), 120);
         assert_eq!(r.usage.cache_read, 40);
+    }
+
+    #[test]
+    fn images_are_image_parts_of_a_message_after_the_tool_messages() {
+        let png = json!({"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"});
+        let (msgs, turns) = answer_messages(&[
+            Answer {
+                id: "c1".into(),
+                is_error: false,
+                content: vec![json!({"type": "text", "text": "a chart"}), png.clone()],
+                structured: None,
+            },
+            Answer {
+                id: "c2".into(),
+                is_error: false,
+                content: vec![json!({"type": "text", "text": "no image"})],
+                structured: None,
+            },
+        ]);
+        assert_eq!(msgs.len(), 3);
+        assert_eq!(
+            msgs[0],
+            json!({"role": "tool", "tool_call_id": "c1",
+                   "content": "a chart\n[image 1: image/png, sent in the next message]"})
+        );
+        assert_eq!(msgs[1]["content"], "no image");
+        assert_eq!(
+            msgs[2],
+            json!({"role": "user", "content": [
+                {"type": "text", "text": "Image 1 (returned by tool call c1):"},
+                {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}
+            ]})
+        );
+        assert!(!msgs[0]["content"].as_str().unwrap().contains("iVBOR"));
+        assert_eq!(turns.len(), 3);
+        assert_eq!(turns[2].extra["images_from_tools"], true);
     }
 
     #[test]
