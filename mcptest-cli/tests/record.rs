@@ -672,12 +672,7 @@ fn openai_script(body: &Value) -> (u16, Value) {
             if !ok {
                 return bad_request("tool messages must answer both calls, in order");
             }
-            (
-                200,
-                json!({"choices": [{"index": 0, "finish_reason": "stop",
-                                    "message": {"role": "assistant", "content": "Sacramento is 31 C."}}],
-                       "usage": usage}),
-            )
+            openai_answer("Sacramento is 31 C.", usage)
         }
         n => bad_request(&format!("unexpected conversation of {n} messages")),
     }
@@ -708,10 +703,15 @@ fn openai_image_script(body: &Value) -> (u16, Value) {
     if !ok {
         return bad_request("the image must follow the tool message as an image part");
     }
+    openai_answer("A single pixel.", usage)
+}
+
+/// A chat-completions reply that ends the run with `text`.
+fn openai_answer(text: &str, usage: Value) -> (u16, Value) {
     (
         200,
         json!({"choices": [{"index": 0, "finish_reason": "stop",
-                            "message": {"role": "assistant", "content": "A single pixel."}}],
+                            "message": {"role": "assistant", "content": text}}],
                "usage": usage}),
     )
 }

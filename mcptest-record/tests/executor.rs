@@ -187,6 +187,15 @@ fn record_with_timeout(
     Ok((recording, cassette))
 }
 
+/// The names of a run's calls, in order.
+fn call_names(run: &mcptest_core::trace::Run) -> Vec<&str> {
+    run.trace
+        .tool_calls
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect()
+}
+
 /// The wire name the request offered for `tool`.
 fn wire(body: &Value, tool: &str) -> String {
     body["tools"]
@@ -250,12 +259,7 @@ fn slow_and_recover_after() -> Result<(), Failed> {
     )?;
     let wall = started.elapsed();
     let run = &cassette.runs[0];
-    let names: Vec<&str> = run
-        .trace
-        .tool_calls
-        .iter()
-        .map(|c| c.name.as_str())
-        .collect();
+    let names = call_names(run);
     check(
         names == ["search.v2", "search.v2", "search.v2", "open"],
         format!("{names:?}"),
@@ -623,12 +627,7 @@ fn parallel_calls() -> Result<(), Failed> {
             ),
         )?;
         let run = &cassette.runs[0];
-        let names: Vec<&str> = run
-            .trace
-            .tool_calls
-            .iter()
-            .map(|c| c.name.as_str())
-            .collect();
+        let names = call_names(run);
         check(
             names == ["search.v2", "open"],
             format!("model order kept: {names:?}"),

@@ -297,6 +297,38 @@ impl<'t> Decoder<'t> {
         }
     }
 
+    /// One of a few keywords: `choices` are (keyword, value, what it means). Anything else is
+    /// a problem that lists them, with a guess.
+    fn choice<T: Copy>(
+        &mut self,
+        node: &Node,
+        path: &str,
+        choices: &[(&str, T, &str)],
+    ) -> Option<T> {
+        let v = self.nonempty_string(node, path)?;
+        if let Some((_, c, _)) = choices.iter().find(|(k, _, _)| *k == v) {
+            return Some(*c);
+        }
+        let keywords: Vec<&str> = choices.iter().map(|(k, _, _)| *k).collect();
+        let hint = did_you_mean(&v, &keywords)
+            .map(|s| format!(" (did you mean `{s}`?)"))
+            .unwrap_or_default();
+        let listed: Vec<String> = choices
+            .iter()
+            .map(|(k, _, what)| format!("`{k}` ({what})"))
+            .collect();
+        let key = path.rsplit('.').next().unwrap_or(path);
+        self.problem(
+            node.pos,
+            path,
+            format!(
+                "unknown `{key}: {v}`{hint}; expected {}",
+                listed.join(" or ")
+            ),
+        );
+        None
+    }
+
     fn nonempty_string(&mut self, node: &Node, path: &str) -> Option<String> {
         let s = self.string(node, path)?;
         if s.trim().is_empty() {
@@ -829,25 +861,19 @@ impl<'t> Decoder<'t> {
             spec.max_tokens = self.u32(n, &join(path, "max_tokens"), 1);
         }
         if let Some(n) = self.field(&f, path, "parallel_calls") {
-            let p = join(path, "parallel_calls");
-            match self.nonempty_string(n, &p).as_deref() {
-                None => {}
-                Some("concurrent") => spec.parallel_calls = ParallelCalls::Concurrent,
-                Some("sequential") => spec.parallel_calls = ParallelCalls::Sequential,
-                Some(other) => {
-                    let hint = did_you_mean(other, &ParallelCalls::NAMES)
-                        .map(|s| format!(" (did you mean `{s}`?)"))
-                        .unwrap_or_default();
-                    self.problem(
-                        n.pos,
-                        &p,
-                        format!(
-                            "unknown `parallel_calls: {other}`{hint}; expected `concurrent` (the \
-                             default: a reply's tool calls run at once) or `sequential` (one at \
-                             a time, in the model's order)"
-                        ),
-                    );
-                }
+            let choices = [
+                (
+                    ParallelCalls::Concurrent,
+                    "the default: a reply's tool calls run at once",
+                ),
+                (
+                    ParallelCalls::Sequential,
+                    "one at a time, in the model's order",
+                ),
+            ]
+            .map(|(c, what)| (c.as_str(), c, what));
+            if let Some(c) = self.choice(n, &join(path, "parallel_calls"), &choices) {
+                spec.parallel_calls = c;
             }
         }
         let cassette = self
@@ -1261,26 +1287,20 @@ impl<'t> Decoder<'t> {
             g.confidence = self.float(n, &join(path, "confidence"));
         }
         if let Some(n) = self.field(&f, path, "inconclusive") {
-            let p = join(path, "inconclusive");
-            if let Some(v) = self.nonempty_string(n, &p) {
-                match v.as_str() {
-                    "pass" => g.inconclusive = Inconclusive::Pass,
-                    "fail" => g.inconclusive = Inconclusive::Fail,
-                    other => {
-                        let hint = did_you_mean(other, &["pass", "fail"])
-                            .map(|s| format!(" (did you mean `{s}`?)"))
-                            .unwrap_or_default();
-                        self.problem(
-                            n.pos,
-                            &p,
-                            format!(
-                                "unknown `inconclusive: {other}`{hint}; expected `fail` (an \
-                                 inconclusive verdict fails the cell) or `pass` (the default: \
-                                 reported, exit code 0)"
-                            ),
-                        );
-                    }
-                }
+            let choices = [
+                (
+                    "fail",
+                    Inconclusive::Fail,
+                    "an inconclusive verdict fails the cell",
+                ),
+                (
+                    "pass",
+                    Inconclusive::Pass,
+                    "the default: reported, exit code 0",
+                ),
+            ];
+            if let Some(c) = self.choice(n, &join(path, "inconclusive"), &choices) {
+                g.inconclusive = c;
             }
         }
         g.expect = self.expect_list(&f, path);
