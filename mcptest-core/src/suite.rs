@@ -132,6 +132,9 @@ pub struct Suite {
     pub servers: Vec<ServerConfig>,
     /// The declared faults, in the order written.
     pub faults: Vec<Fault>,
+    /// The folders (paths relative to the suite's folder, or `file://` URIs) recording
+    /// declares to every server as the client's roots (`roots:`).
+    pub roots: Vec<String>,
     /// The agents, one spec per (agent, model), in the order written.
     pub agents: Vec<AgentSpec>,
 }
@@ -181,6 +184,7 @@ impl Suite {
                 stem,
                 servers: decoded.servers,
                 faults: decoded.faults,
+                roots: decoded.roots,
                 agents: decoded.agents,
             }),
             _ => {

@@ -342,6 +342,29 @@ fn unknown_keys_get_a_did_you_mean() {
 }
 
 #[test]
+fn roots_are_a_list_of_folders() {
+    let suite = Suite::from_yaml_str(
+        "suite.yml",
+        &format!("roots: [./workspace, file:///srv]\n{HEAD}"),
+    )
+    .expect("loads");
+    assert_eq!(suite.roots, ["./workspace", "file:///srv"]);
+    assert!(
+        Suite::from_yaml_str("suite.yml", HEAD)
+            .unwrap()
+            .roots
+            .is_empty()
+    );
+    assert_problem(&format!("roots: ./workspace\n{HEAD}"), 1, 8, &["roots"]);
+    assert_problem(
+        &format!("rootz: [a]\n{HEAD}"),
+        1,
+        1,
+        &["did you mean `roots`?"],
+    );
+}
+
+#[test]
 fn an_agent_system_prompt_overrides_the_suites() {
     let suite = Suite::from_yaml_str(
         "suite.yml",

@@ -6,15 +6,20 @@
 //! key never reaches a server it was not given to. Its standard error is kept (the last few
 //! kilobytes) to explain a server that does not start.
 
+// Roots and sampling are deprecated by the protocol's SEP-2577, and servers in use still ask
+// for them: the recorder answers them.
+#![allow(deprecated)]
+
 use crate::error::RecordError;
 use mcptest_core::suite::ServerConfig;
-use rmcp::ServiceExt;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ClientCapabilities, Implementation,
-    InitializeRequestParams,
+    CallToolRequestParams, CallToolResponse, ClientCapabilities, CreateMessageRequestParams,
+    CreateMessageResult, ElicitRequestParams, ElicitResult, ErrorData, Implementation,
+    InitializeRequestParams, ListRootsResult, Root, RootsCapabilities,
 };
-use rmcp::service::{RoleClient, RunningService};
+use rmcp::service::{RequestContext, RoleClient, RunningService};
 use rmcp::transport::TokioChildProcess;
+use rmcp::{ClientHandler, ServiceExt};
 use serde_json::{Map, Value};
 use std::path::Path;
 use std::process::Stdio;
@@ -54,7 +59,108 @@ const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
 /// Keep this much of a server's standard error.
 const STDERR_KEEP: usize = 4096;
 
-type Client = RunningService<RoleClient, InitializeRequestParams>;
+type Client = RunningService<RoleClient, RecordingClient>;
+
+/// The client the recorder is to one server. It declares the suite's `roots:` (and answers
+/// `roots/list` with them); it refuses `sampling/createMessage` and `elicitation/create` with
+/// an error that says why, since a recording has no one to ask. Every such request the server
+/// makes is kept for the cassette's MCP exchanges.
+#[derive(Clone)]
+pub(crate) struct RecordingClient {
+    info: InitializeRequestParams,
+    server: String,
+    roots: Vec<Root>,
+    requests: Arc<Mutex<Vec<Value>>>,
+}
+
+impl RecordingClient {
+    fn keep(&self, method: &str, params: Option<Value>, outcome: (&str, Value)) {
+        let mut entry = Map::new();
+        entry.insert("server".into(), Value::String(self.server.clone()));
+        entry.insert("method".into(), method.into());
+        entry.insert("from".into(), "server".into());
+        if let Some(p) = params {
+            entry.insert("params".into(), p);
+        }
+        entry.insert(outcome.0.into(), outcome.1);
+        if let Ok(mut log) = self.requests.lock() {
+            log.push(Value::Object(entry));
+        }
+    }
+
+    fn refuse(&self, method: &str, params: Option<Value>, why: &str) -> ErrorData {
+        let error = ErrorData::invalid_request(why.to_string(), None);
+        let shown = serde_json::json!({"code": error.code.0, "message": why});
+        self.keep(method, params, ("error", shown));
+        error
+    }
+}
+
+impl ClientHandler for RecordingClient {
+    fn get_info(&self) -> InitializeRequestParams {
+        self.info.clone()
+    }
+
+    async fn list_roots(
+        &self,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ListRootsResult, ErrorData> {
+        let result = ListRootsResult::new(self.roots.clone());
+        let shown = serde_json::to_value(&result).unwrap_or(Value::Null);
+        self.keep("roots/list", None, ("result", shown));
+        Ok(result)
+    }
+
+    async fn create_message(
+        &self,
+        params: CreateMessageRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, ErrorData> {
+        Err(self.refuse(
+            "sampling/createMessage",
+            serde_json::to_value(&params).ok(),
+            "mcptest is recording this session and does not let a server sample the model: \
+             sampling is not supported while recording",
+        ))
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        Err(self.refuse(
+            "elicitation/create",
+            serde_json::to_value(&request).ok(),
+            "mcptest is recording this session and has no user to ask: elicitation is not \
+             supported while recording",
+        ))
+    }
+}
+
+/// The roots a suite declares, as MCP roots: a `file://` URI is kept, any other entry is a
+/// path (relative to the suite's folder) made absolute. Each is named by its last component.
+pub(crate) fn roots_of(entries: &[String], suite_dir: &Path) -> Vec<(String, String)> {
+    entries
+        .iter()
+        .map(|e| {
+            let uri = if e.starts_with("file://") {
+                e.clone()
+            } else {
+                let path = suite_dir.join(e);
+                let path = std::fs::canonicalize(&path).unwrap_or(path);
+                format!("file://{}", path.display())
+            };
+            let name = uri
+                .trim_end_matches('/')
+                .rsplit('/')
+                .next()
+                .unwrap_or_default()
+                .to_string();
+            (uri, name)
+        })
+        .collect()
+}
 
 /// One running server.
 struct Server {
@@ -88,6 +194,10 @@ pub(crate) enum CallOutcome {
 pub(crate) struct McpServers {
     runtime: Arc<Runtime>,
     servers: Vec<Server>,
+    /// The requests servers made of the client (roots, sampling, elicitation), in order.
+    client_requests: Arc<Mutex<Vec<Value>>>,
+    /// The roots declared to every server: `(uri, name)`.
+    roots: Vec<(String, String)>,
 }
 
 /// What a server said about itself and the tools it listed.
@@ -107,11 +217,14 @@ impl McpServers {
         runtime: Arc<Runtime>,
         configs: &[&ServerConfig],
         suite_dir: &Path,
+        roots: Vec<(String, String)>,
         clock_ms: &dyn Fn() -> u64,
     ) -> Result<(McpServers, Vec<Listed>), RecordError> {
         let mut servers = McpServers {
             runtime,
             servers: Vec::new(),
+            client_requests: Arc::default(),
+            roots,
         };
         let mut listed = Vec::new();
         for config in configs {
@@ -220,10 +333,29 @@ impl McpServers {
                 }
             });
         }
-        let client_config = InitializeRequestParams::new(
-            ClientCapabilities::default(),
-            Implementation::new("mcptest", env!("CARGO_PKG_VERSION")),
-        );
+        let mut capabilities = ClientCapabilities::default();
+        if !self.roots.is_empty() {
+            let mut roots = RootsCapabilities::default();
+            roots.list_changed = Some(false);
+            capabilities.roots = Some(roots);
+        }
+        let client_config = RecordingClient {
+            info: InitializeRequestParams::new(
+                capabilities,
+                Implementation::new("mcptest", env!("CARGO_PKG_VERSION")),
+            ),
+            server: config.name.clone(),
+            roots: self
+                .roots
+                .iter()
+                .map(|(uri, name)| {
+                    let mut root = Root::new(uri.clone());
+                    root.name = Some(name.clone());
+                    root
+                })
+                .collect(),
+            requests: self.client_requests.clone(),
+        };
         let handshake = self.runtime.block_on(async {
             tokio::time::timeout(HANDSHAKE_TIMEOUT, client_config.serve(transport)).await
         });
@@ -325,6 +457,14 @@ impl McpServers {
         })
     }
 
+    /// The requests servers made of the client so far (roots, sampling, elicitation), taken.
+    pub fn take_client_requests(&self) -> Vec<Value> {
+        self.client_requests
+            .lock()
+            .map(|mut r| std::mem::take(&mut *r))
+            .unwrap_or_default()
+    }
+
     /// What a server wrote to standard error lately.
     pub fn stderr_tail(&self, server: &str) -> String {
         self.servers
@@ -336,7 +476,9 @@ impl McpServers {
 
     /// Closes every server's standard input and waits (briefly) for it to exit.
     pub fn shutdown(self) {
-        let McpServers { runtime, servers } = self;
+        let McpServers {
+            runtime, servers, ..
+        } = self;
         runtime.block_on(async move {
             for mut s in servers {
                 let _ = s.client.close_with_timeout(Duration::from_secs(5)).await;

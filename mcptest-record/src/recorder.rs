@@ -194,6 +194,7 @@ impl Recorder {
                 prompt,
                 servers: servers.clone(),
                 suite_dir: &suite_dir,
+                roots: &suite.roots,
                 call_timeout_ms: spec
                     .recovery
                     .as_ref()

@@ -38,6 +38,8 @@ pub(crate) struct RunSetup<'a> {
     pub prompt: &'a str,
     pub servers: Vec<&'a ServerConfig>,
     pub suite_dir: &'a Path,
+    /// The suite's `roots:`, as written.
+    pub roots: &'a [String],
     pub call_timeout_ms: u64,
     pub max_tokens: u32,
     pub max_turns: u32,
@@ -67,10 +69,12 @@ pub(crate) fn record_run(setup: &RunSetup<'_>) -> Result<(Run, RunStats), Record
         let c = clock.clone();
         move || c.now_ms()
     };
+    let roots = crate::mcp::roots_of(setup.roots, setup.suite_dir);
     let (servers, listed) = McpServers::start(
         setup.runtime.clone(),
         &setup.servers,
         setup.suite_dir,
+        roots,
         &clock_ms,
     )?;
     let mut log = RunLog::default();
@@ -95,6 +99,8 @@ pub(crate) fn record_run(setup: &RunSetup<'_>) -> Result<(Run, RunStats), Record
         })
         .collect();
     let result = drive(setup, &servers, &tools, &mut clock, &mut log);
+    // What the servers asked of the client (roots, sampling, elicitation), after the calls.
+    log.mcp.extend(servers.take_client_requests());
     servers.shutdown();
     let (stop_reason, model_stop_reason) = result?;
     let stats = RunStats {

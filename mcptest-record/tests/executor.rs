@@ -65,6 +65,10 @@ fn main() -> std::process::ExitCode {
             "the_system_prompt_and_server_instructions_reach_the_model",
             system_prompt_and_instructions,
         ),
+        Trial::test(
+            "roots_are_declared_and_sampling_and_elicitation_refused",
+            client_capabilities,
+        ),
     ];
     libtest_mimic::run(&Arguments::from_args(), trials).exit_code()
 }
@@ -694,4 +698,97 @@ fn system_prompt_and_instructions() -> Result<(), Failed> {
         .ok_or("a changed system prompt makes the cassette stale")?;
     check(stale.changed == ["system"], format!("{stale}"))?;
     Ok(())
+}
+
+/// The Python interpreter of the official MCP Python SDK's virtual environment (made by
+/// `mcptest-mock/tests/python/setup-venv.sh`, which the test script runs).
+fn sdk_python() -> Result<std::path::PathBuf, Failed> {
+    let venv = std::env::var_os("MCPTEST_PY_VENV")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/py-mcp-venv"));
+    let python = venv.join("bin/python");
+    check(
+        python.exists(),
+        format!(
+            "the official MCP Python SDK is not installed at {}: run \
+             `mcptest-mock/tests/python/setup-venv.sh`, or point MCPTEST_PY_VENV at a virtual \
+             environment with mcp==2.3.0",
+            venv.display()
+        ),
+    )?;
+    Ok(python)
+}
+
+/// A real server (official Python SDK) asks the recorder for its roots, a sampled message and
+/// an elicited answer: the roots are the suite's, the other two are refused with a reason, and
+/// all three requests are kept in the run's MCP exchanges.
+fn client_capabilities() -> Result<(), Failed> {
+    let dir = tempfile::tempdir()?;
+    std::fs::create_dir(dir.path().join("workspace"))?;
+    let model = FakeModel::start(|body: &Value| {
+        if messages(body).len() > 1 {
+            return end("Done.");
+        }
+        let uses: Vec<Value> = ["where", "think", "ask"]
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                json!({"type": "tool_use", "id": format!("t{i}"),
+                                 "name": format!("probe__{t}"), "input": {}})
+            })
+            .collect();
+        (
+            200,
+            json!({"content": uses, "stop_reason": "tool_use",
+                   "usage": {"input_tokens": 1, "output_tokens": 1}}),
+        )
+    });
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/probe_server.py");
+    let q = |p: &Path| serde_json::to_string(&p.display().to_string()).unwrap_or_default();
+    let text = format!(
+        "servers:\n  probe:\n    command: {}\n    args: [{}]\nroots: [workspace]\nagents:\n  \
+         - name: probe\n    model: m\n    servers: [probe]\n    parallel_calls: sequential\n    \
+         prompt: Probe the client.\n",
+        q(&sdk_python()?),
+        q(&script)
+    );
+    let path = dir.path().join("suite.yml");
+    std::fs::write(&path, &text)?;
+    let suite =
+        Suite::from_yaml_str(&path.display().to_string(), &text).map_err(|e| e.to_string())?;
+    check(suite.roots == ["workspace"], format!("{:?}", suite.roots))?;
+    let recording = recorder(&model, 10_000)?.record_agent(&path, &suite, &suite.agents[0])?;
+    let cassette = Cassette::from_value(&recording.cassette).map_err(|e| e.to_string())?;
+    let run = &cassette.runs[0];
+    let texts: Vec<String> = run
+        .trace
+        .tool_results
+        .iter()
+        .map(|r| mcptest_core::trace::content_text(r.content.as_ref().unwrap_or(&Value::Null)))
+        .collect();
+    let workspace = std::fs::canonicalize(dir.path().join("workspace"))?;
+    check(
+        texts[0] == format!("roots: workspace file://{}", workspace.display()),
+        format!("roots: {texts:?}"),
+    )?;
+    check(
+        texts[1].starts_with("sampling refused")
+            && texts[1].contains("sampling is not supported while recording"),
+        format!("sampling: {texts:?}"),
+    )?;
+    check(
+        texts[2].starts_with("elicitation refused") && texts[2].contains("no user to ask"),
+        format!("elicitation: {texts:?}"),
+    )?;
+    let asked: Vec<&str> = run.extra["mcp_exchanges"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|e| e["from"] == "server")
+        .filter_map(|e| e["method"].as_str())
+        .collect();
+    check(
+        asked == ["roots/list", "sampling/createMessage", "elicitation/create"],
+        format!("{asked:?}"),
+    )
 }

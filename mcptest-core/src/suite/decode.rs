@@ -50,7 +50,7 @@ fn syntax_message(reason: Reason) -> String {
     }
 }
 
-pub(crate) const SUITE_KEYS: &[&str] = &["servers", "faults", "system", "agents"];
+pub(crate) const SUITE_KEYS: &[&str] = &["servers", "faults", "system", "roots", "agents"];
 pub(crate) const SERVER_KEYS: &[&str] = &["command", "args", "env", "cwd"];
 pub(crate) const FAULT_KEYS: &[&str] = &["name", "target", "kind", "delay_ms", "failures"];
 pub(crate) const AGENT_KEYS: &[&str] = &[
@@ -85,6 +85,7 @@ const FAULT_KINDS: &[&str] = &["hang", "wedged", "slow", "recover_after"];
 pub(crate) struct Decoded {
     pub servers: Vec<ServerConfig>,
     pub faults: Vec<Fault>,
+    pub roots: Vec<String>,
     pub agents: Vec<AgentSpec>,
 }
 
@@ -477,6 +478,10 @@ impl<'t> Decoder<'t> {
         let system = self
             .field(&f, "", "system")
             .and_then(|n| self.string(n, "system"));
+        let roots = self
+            .field(&f, "", "roots")
+            .and_then(|n| self.string_list(n, "roots", "roots: [./workspace]"))
+            .unwrap_or_default();
         let Some(agents_node) = self.field(&f, "", "agents") else {
             self.problem(
                 root.pos,
@@ -534,6 +539,7 @@ impl<'t> Decoder<'t> {
         Some(Decoded {
             servers,
             faults,
+            roots,
             agents,
         })
     }
