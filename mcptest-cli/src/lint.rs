@@ -17,7 +17,7 @@ pub struct LintArgs {
 
 /// The known secret values to look for: the model API keys, every `--secret-env` variable,
 /// and every credential-named variable of the environment.
-fn known_values(extra: &[String]) -> Vec<SecretValue> {
+pub(crate) fn known_values(extra: &[String]) -> Vec<SecretValue> {
     let mut names: Vec<String> = vec!["ANTHROPIC_API_KEY".into(), "OPENAI_API_KEY".into()];
     names.extend(extra.iter().cloned());
     names.extend(

@@ -25,6 +25,7 @@
 mod calibrate;
 mod lint;
 mod mutate;
+mod proxy;
 #[cfg(feature = "record")]
 mod record;
 mod replay;
@@ -49,7 +50,8 @@ use std::process::ExitCode;
         mcptest mutate --config examples/offline-trace-validation.yml --min-score 0.5\n  \
         mcptest cassette lint examples/cassettes/**/*.json\n  \
         mcptest runs --half-width 0.05 --confidence 0.95\n  \
-        mcptest mock --tools-from examples/tools.yml --fault hang\n\n\
+        mcptest mock --tools-from examples/tools.yml --fault hang\n  \
+        mcptest proxy --output session.json -- npx -y @modelcontextprotocol/server-memory\n\n\
         Exit codes: 0 all cells passed, 1 a gate failed, 2 a load or infrastructure error."
 )]
 struct Cli {
@@ -133,6 +135,21 @@ enum Command {
         The log goes to stderr; stdout carries JSON-RPC only. The mock exits when its input ends.\n\n\
         Exit codes: 0 the client ended the session, 2 the tools file does not load.")]
     Mock(MockArgs),
+    /// Record any MCP client's session with a stdio server: a transparent proxy that appends
+    /// the session to a cassette as one run.
+    #[command(after_help = "Examples:\n  \
+        mcptest proxy --output cassettes/session.json -- node my-server.js\n  \
+        mcptest proxy --output s.json --name memory -- npx -y @modelcontextprotocol/server-memory\n\n\
+        Configure your agent, IDE or SDK to start this command instead of the server. Every\n\
+        JSON-RPC line passes through unchanged. When the client closes the session and the\n\
+        server exits, the session is appended to the cassette as one run: each tools/call with\n\
+        its arguments, result, start and end (ms from the session's start), the server's\n\
+        initialize answer and tool list in `meta`, every exchange in `mcp_exchanges`, secrets\n\
+        redacted. The run has no conversation (the proxy sees MCP traffic only): trajectory,\n\
+        golden-path, axes, expect and stability gates grade it.\n\n\
+        Exit codes: 0 the session was recorded, 2 the server did not start or the cassette could\n\
+        not be read or written.")]
+    Proxy(proxy::ProxyArgs),
 }
 
 /// `mcptest mock`.
@@ -260,6 +277,7 @@ fn main() -> ExitCode {
         Command::Runs(args) => runs::run(&args),
         Command::Cassette(CassetteCommand::Lint(args)) => lint::run(&args),
         Command::Mock(args) => mcptest_mock::run(&args.tools_from, args.fault, args.log),
+        Command::Proxy(args) => proxy::run(&args),
     };
     ExitCode::from(code)
 }

@@ -1,0 +1,149 @@
+//! `mcptest proxy`: a client that is not mcptest's own (the official MCP Python SDK) talks to
+//! a server through the proxy; the session becomes a cassette run that a strict trajectory
+//! suite grades, appended runs accumulate, and bad input says what to do.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+const TOOLS: &str = r#"
+server:
+  instructions: Ask for the weather by city.
+tools:
+  - name: get_weather
+    description: Current weather for a city.
+    input_schema:
+      type: object
+      properties: { city: { type: string } }
+      required: [city]
+    answers:
+      - when: { city: Sacramento }
+        text: "Sacramento: 31 C, clear"
+      - text: "Oslo: -4 C"
+"#;
+
+fn sdk_python() -> PathBuf {
+    let venv = std::env::var_os("MCPTEST_PY_VENV")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/py-mcp-venv"));
+    let python = venv.join("bin/python");
+    assert!(
+        python.exists(),
+        "the official MCP Python SDK is not installed at {}: run \
+         `mcptest-mock/tests/python/setup-venv.sh`, or point MCPTEST_PY_VENV at a virtual \
+         environment with mcp==2.3.0",
+        venv.display()
+    );
+    python
+}
+
+/// One client session through the proxy into `cassette`; returns what the client printed.
+fn session(dir: &Path, cassette: &Path) -> Vec<Value> {
+    let tools = dir.join("tools.yml");
+    std::fs::write(&tools, TOOLS).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/proxy_client.py");
+    let out = std::process::Command::new(sdk_python())
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_mcptest"))
+        .arg(cassette)
+        .arg(&tools)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_foreign_clients_session_becomes_a_run_that_a_strict_suite_grades() {
+    let dir = tempfile::tempdir().unwrap();
+    let cassette = dir.path().join("cassettes/session.json");
+    let seen = session(dir.path(), &cassette);
+    assert_eq!(seen[1]["text"], "Sacramento: 31 C, clear", "{seen:?}");
+
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&cassette).unwrap()).unwrap();
+    let run = &doc["runs"][0];
+    let calls = run["trace"]["tool_calls"].as_array().unwrap();
+    assert_eq!(calls.len(), 2);
+    assert_eq!(calls[0]["args"], serde_json::json!({"city": "Sacramento"}));
+    assert_eq!(calls[0]["server"], "mcptest");
+    assert!(calls[0]["ended_ms"].as_u64() >= calls[0]["started_ms"].as_u64());
+    assert_eq!(
+        run["trace"]["tool_results"][1]["content"][0]["text"],
+        "Oslo: -4 C"
+    );
+    assert_eq!(run["meta"]["tools"]["mcptest"][0]["name"], "get_weather");
+    assert!(
+        run["meta"]["server_info"]["mcptest"]
+            .to_string()
+            .contains("Ask for the weather"),
+        "{}",
+        run["meta"]
+    );
+    assert!(run["trace"].get("conversation").is_none());
+
+    // A strict trajectory pins both calls with their arguments, in order: exit 0.
+    let suite = dir.path().join("suite.yml");
+    std::fs::write(
+        &suite,
+        "agents:\n  - name: weather client\n    model: any\n    cassette: cassettes/session.json\n    \
+         trajectory:\n      mode: strict\n      calls:\n        - {name: get_weather, args: {exact: {city: Sacramento}}}\n        \
+         - {name: get_weather, args: {exact: {city: Oslo}}}\n",
+    )
+    .unwrap();
+    Command::cargo_bin("mcptest")
+        .unwrap()
+        .args(["run", "--config"])
+        .arg(&suite)
+        .assert()
+        .code(0);
+
+    // A second session is appended as the second run.
+    session(dir.path(), &cassette);
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&cassette).unwrap()).unwrap();
+    assert_eq!(doc["runs"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn a_server_that_does_not_start_or_a_file_that_is_not_a_cassette_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s.json");
+    Command::cargo_bin("mcptest")
+        .unwrap()
+        .args(["proxy", "--output"])
+        .arg(&out)
+        .args(["--", "/nonexistent/mcp-server"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "could not start `/nonexistent/mcp-server`",
+        ));
+    assert!(!out.exists());
+
+    std::fs::write(&out, "[1, 2]").unwrap();
+    Command::cargo_bin("mcptest")
+        .unwrap()
+        .args(["proxy", "--output"])
+        .arg(&out)
+        .args(["--", "true"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("the proxy appends to a cassette"));
+
+    Command::cargo_bin("mcptest")
+        .unwrap()
+        .args(["proxy", "--output"])
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("COMMAND"));
+}
