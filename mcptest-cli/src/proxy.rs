@@ -51,7 +51,7 @@ impl Side {
 }
 
 /// What the proxy saw of one session.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Session {
     /// Requests and notifications, in the order they were sent, with their answers.
     exchanges: Vec<Map<String, Value>>,
@@ -60,11 +60,13 @@ struct Session {
 }
 
 impl Session {
-    /// Notes every JSON-RPC message in `line` (one message or a batch), sent by `from` at `ms`.
-    fn note(&mut self, from: Side, line: &str, ms: u64) {
+    /// Notes every JSON-RPC message in `line` (one message or a batch), sent by `from` at `ms`;
+    /// true when an answer completed an exchange.
+    fn note(&mut self, from: Side, line: &str, ms: u64) -> bool {
         let Ok(v) = serde_json::from_str::<Value>(line) else {
-            return;
+            return false;
         };
+        let mut answered = false;
         let messages = match v {
             Value::Array(batch) => batch,
             other => vec![other],
@@ -101,11 +103,13 @@ impl Session {
                             }
                         }
                         e.insert("ended_ms".into(), ms.into());
+                        answered = true;
                     }
                 }
                 (None, None) => {}
             }
         }
+        answered
     }
 }
 
@@ -165,16 +169,34 @@ fn proxy(args: &ProxyArgs) -> Result<(), String> {
         // Dropping the pipe closes the server's input: the session is over.
     });
 
-    // Server -> client, here.
+    // Server -> client, here. The cassette is rewritten after each answer, so a client that
+    // ends the session by killing the proxy still leaves every completed exchange recorded.
+    let redactor = Redactor::new(known_values(&[]));
+    let save = |session: Session, exit: Option<i32>| {
+        let mut run = assemble(&name, &args.command, session, ms(), exit);
+        redactor.redact(&mut run);
+        write_appended(&args.output, existing.clone(), run)
+    };
     let from_server = child
         .stdout
         .take()
         .ok_or("the server's output is not a pipe")?;
     let mut out = std::io::stdout().lock();
+    let mut warned = false;
     for line in BufReader::new(from_server).lines() {
         let Ok(line) = line else { break };
-        if let Ok(mut s) = session.lock() {
-            s.note(Side::Server, &line, ms());
+        // Saved before it is passed on: once the client has an answer, so has the cassette.
+        let snapshot = session.lock().ok().and_then(|mut s| {
+            let answered = s.note(Side::Server, &line, ms());
+            answered.then(|| s.clone())
+        });
+        if let Some(s) = snapshot
+            && let Err(e) = save(s, None)
+            && !warned
+        {
+            // The session goes on; the last save at its end reports the error for good.
+            eprintln!("mcptest proxy: warning: {e}");
+            warned = true;
         }
         if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
             break;
@@ -184,9 +206,7 @@ fn proxy(args: &ProxyArgs) -> Result<(), String> {
         .wait()
         .map_err(|e| format!("waiting for `{program}`: {e}"))?;
     let session = std::mem::take(&mut *session.lock().map_err(|_| "the session log broke")?);
-    let mut run = assemble(&name, &args.command, session, ms(), status.code());
-    Redactor::new(known_values(&[])).redact(&mut run);
-    write_appended(&args.output, existing, run)
+    save(session, status.code())
 }
 
 /// The cassette at `path`, when there is one (a file that is not a cassette is an error).

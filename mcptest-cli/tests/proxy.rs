@@ -147,3 +147,47 @@ fn a_server_that_does_not_start_or_a_file_that_is_not_a_cassette_is_an_error() {
         .code(2)
         .stderr(predicates::str::contains("COMMAND"));
 }
+
+#[test]
+fn a_proxy_killed_mid_session_keeps_every_answered_call() {
+    use std::io::{BufRead, BufReader, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let tools = dir.path().join("tools.yml");
+    std::fs::write(&tools, TOOLS).unwrap();
+    let cassette = dir.path().join("s.json");
+    let exe = env!("CARGO_BIN_EXE_mcptest");
+    let mut proxy = std::process::Command::new(exe)
+        .args(["proxy", "--output"])
+        .arg(&cassette)
+        .args(["--", exe, "mock", "--log", "off", "--tools-from"])
+        .arg(&tools)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = proxy.stdin.take().unwrap();
+    for line in [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Sacramento"}}}"#,
+    ] {
+        writeln!(input, "{line}").unwrap();
+    }
+    input.flush().unwrap();
+    let mut lines = BufReader::new(proxy.stdout.take().unwrap()).lines();
+    let answer = lines
+        .find(|l| l.as_ref().is_ok_and(|l| l.contains(r#""id":2"#)))
+        .expect("the call is answered")
+        .unwrap();
+    assert!(answer.contains("Sacramento: 31 C"), "{answer}");
+    // The client ends the session the hard way, with the input still open.
+    proxy.kill().unwrap();
+    proxy.wait().unwrap();
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&cassette).unwrap()).unwrap();
+    let calls = &doc["runs"][0]["trace"]["tool_calls"];
+    assert_eq!(calls[0]["args"]["city"], "Sacramento", "{doc}");
+    assert_eq!(
+        doc["runs"][0]["trace"]["tool_results"][0]["content"][0]["text"],
+        "Sacramento: 31 C, clear"
+    );
+}
