@@ -139,7 +139,8 @@ enum Command {
     /// the session to a cassette as one run.
     #[command(after_help = "Examples:\n  \
         mcptest proxy --output cassettes/session.json -- node my-server.js\n  \
-        mcptest proxy --output s.json --name memory -- npx -y @modelcontextprotocol/server-memory\n\n\
+        mcptest proxy --output s.json --name memory -- npx -y @modelcontextprotocol/server-memory\n  \
+        mcptest proxy --output s.json --fault hang --fault-tool search -- node my-server.js\n\n\
         Configure your agent, IDE or SDK to start this command instead of the server. Every\n\
         JSON-RPC line passes through unchanged. When the client closes the session and the\n\
         server exits, the session is appended to the cassette as one run: each tools/call with\n\

@@ -12,6 +12,7 @@
 use crate::lint::known_values;
 use mcptest_core::secrets::Redactor;
 use mcptest_core::trace::Cassette;
+use mcptest_mock::Fault;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
@@ -29,6 +30,15 @@ pub struct ProxyArgs {
     /// The server's name in the cassette (each call's `server`); default: the command's name.
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
+    /// A fault injected into `tools/call` on the way: `hang` and `wedged` (the call is held
+    /// back and never answered), `recover-after:<n>` (the first n calls of each tool are held
+    /// back), `slow:<ms>` (the answer is passed on ms later), `reply-after-cancel:<ms>` (the
+    /// same, and the client's cancellation is not passed on).
+    #[arg(long, value_name = "KIND", default_value = "none")]
+    pub fault: mcptest_mock::Fault,
+    /// Inject the fault only into calls of this tool (default: every tool).
+    #[arg(long, value_name = "NAME")]
+    pub fault_tool: Option<String>,
     /// The MCP server to start (stdio), with its arguments, after `--`.
     #[arg(last = true, required = true, value_name = "COMMAND")]
     pub command: Vec<String>,
@@ -57,16 +67,43 @@ struct Session {
     exchanges: Vec<Map<String, Value>>,
     /// Unanswered requests: (sender, id as JSON text) -> index into `exchanges`.
     pending: HashMap<(Side, String), usize>,
+    /// The fault to inject, and the tool it is limited to.
+    fault: Fault,
+    fault_tool: Option<String>,
+    /// Calls seen per tool (for `recover-after`).
+    calls_of: HashMap<String, u64>,
+    /// Client requests (id as JSON text) whose answer is delayed, by how many ms.
+    delayed: HashMap<String, u64>,
+    /// Client requests (id as JSON text) whose cancellation is not passed on.
+    keep_cancelled: Vec<String>,
+}
+
+/// What the proxy does with one line from the client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// Passes it on to the server.
+    On,
+    /// Holds it back (an injected hang, or a cancellation a fault ignores).
+    Back,
+}
+
+/// What noting a server line found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Noted {
+    /// No exchange was completed.
+    Nothing,
+    /// An answer completed an exchange; pass it on after this many ms.
+    Answer { delay_ms: u64 },
 }
 
 impl Session {
     /// Notes every JSON-RPC message in `line` (one message or a batch), sent by `from` at `ms`;
     /// true when an answer completed an exchange.
-    fn note(&mut self, from: Side, line: &str, ms: u64) -> bool {
+    fn note(&mut self, from: Side, line: &str, ms: u64) -> Noted {
         let Ok(v) = serde_json::from_str::<Value>(line) else {
-            return false;
+            return Noted::Nothing;
         };
-        let mut answered = false;
+        let mut noted = Noted::Nothing;
         let messages = match v {
             Value::Array(batch) => batch,
             other => vec![other],
@@ -95,6 +132,10 @@ impl Session {
                         Side::Client => Side::Server,
                         Side::Server => Side::Client,
                     };
+                    let delay_ms = match asker {
+                        Side::Client => self.delayed.remove(&id).unwrap_or(0),
+                        Side::Server => 0,
+                    };
                     if let Some(i) = self.pending.remove(&(asker, id)) {
                         let e = &mut self.exchanges[i];
                         for key in ["result", "error"] {
@@ -102,14 +143,74 @@ impl Session {
                                 e.insert(key.into(), v.clone());
                             }
                         }
-                        e.insert("ended_ms".into(), ms.into());
-                        answered = true;
+                        // When the client got it: a delayed answer arrives later.
+                        e.insert("ended_ms".into(), ms.saturating_add(delay_ms).into());
+                        noted = Noted::Answer { delay_ms };
                     }
                 }
                 (None, None) => {}
             }
         }
-        answered
+        noted
+    }
+
+    /// Decides what happens to a line from the client that [`note`](Self::note) has seen: a
+    /// `tools/call` the fault applies to is held back or has its answer delayed (a batch is
+    /// passed on untouched).
+    fn intercept(&mut self, line: &str) -> Pass {
+        if self.fault == Fault::None {
+            return Pass::On;
+        }
+        let Ok(Value::Object(m)) = serde_json::from_str::<Value>(line) else {
+            return Pass::On;
+        };
+        let method = m.get("method").and_then(Value::as_str);
+        if method == Some("notifications/cancelled") {
+            let id = m
+                .get("params")
+                .and_then(|p| p.get("requestId"))
+                .map(Value::to_string);
+            return match id {
+                Some(id) if self.keep_cancelled.contains(&id) => Pass::Back,
+                _ => Pass::On,
+            };
+        }
+        let tool = m
+            .get("params")
+            .and_then(|p| p.get("name"))
+            .and_then(Value::as_str);
+        let (Some("tools/call"), Some(tool), Some(id)) = (method, tool, m.get("id")) else {
+            return Pass::On;
+        };
+        if self.fault_tool.as_deref().is_some_and(|t| t != tool) {
+            return Pass::On;
+        }
+        let id = id.to_string();
+        let seen = self.calls_of.entry(tool.to_string()).or_insert(0);
+        *seen += 1;
+        let (pass, injected) = match self.fault {
+            Fault::None => return Pass::On,
+            Fault::Hang | Fault::Wedged => (Pass::Back, json!({"sent": false})),
+            Fault::RecoverAfter { calls } if *seen <= calls => {
+                (Pass::Back, json!({"sent": false, "failures": calls}))
+            }
+            Fault::RecoverAfter { .. } => return Pass::On,
+            Fault::Slow { ms } => {
+                self.delayed.insert(id.clone(), ms);
+                (Pass::On, json!({"sent": true, "delay_ms": ms}))
+            }
+            Fault::ReplyAfterCancel { ms } => {
+                self.delayed.insert(id.clone(), ms);
+                self.keep_cancelled.push(id.clone());
+                (Pass::On, json!({"sent": true, "delay_ms": ms}))
+            }
+        };
+        if let Some(&i) = self.pending.get(&(Side::Client, id)) {
+            let mut injected = injected;
+            injected["fault"] = self.fault.to_string().into();
+            self.exchanges[i].insert("injected".into(), injected);
+        }
+        pass
     }
 }
 
@@ -145,7 +246,11 @@ fn proxy(args: &ProxyArgs) -> Result<(), String> {
         .map_err(|e| format!("could not start `{program}`: {e}"))?;
     let start = Instant::now();
     let ms = move || u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
-    let session = Arc::new(Mutex::new(Session::default()));
+    let session = Arc::new(Mutex::new(Session {
+        fault: args.fault,
+        fault_tool: args.fault_tool.clone(),
+        ..Session::default()
+    }));
 
     // Client -> server, on a thread: it may still be reading when the server exits.
     let mut to_server = child
@@ -156,8 +261,12 @@ fn proxy(args: &ProxyArgs) -> Result<(), String> {
     std::thread::spawn(move || {
         for line in std::io::stdin().lock().lines() {
             let Ok(line) = line else { break };
-            if let Ok(mut s) = up.lock() {
+            let pass = up.lock().map_or(Pass::On, |mut s| {
                 s.note(Side::Client, &line, ms());
+                s.intercept(&line)
+            });
+            if pass == Pass::Back {
+                continue;
             }
             if writeln!(to_server, "{line}")
                 .and_then(|()| to_server.flush())
@@ -181,15 +290,23 @@ fn proxy(args: &ProxyArgs) -> Result<(), String> {
         .stdout
         .take()
         .ok_or("the server's output is not a pipe")?;
-    let mut out = std::io::stdout().lock();
+    let out = Arc::new(Mutex::new(std::io::stdout()));
+    let pass_on = |out: &Mutex<std::io::Stdout>, line: &str| {
+        out.lock()
+            .map_err(|_| std::io::Error::other("stdout"))
+            .and_then(|mut o| writeln!(o, "{line}").and_then(|()| o.flush()))
+    };
     let mut warned = false;
     for line in BufReader::new(from_server).lines() {
         let Ok(line) = line else { break };
         // Saved before it is passed on: once the client has an answer, so has the cassette.
-        let snapshot = session.lock().ok().and_then(|mut s| {
-            let answered = s.note(Side::Server, &line, ms());
-            answered.then(|| s.clone())
-        });
+        let (noted, snapshot) = match session.lock() {
+            Ok(mut s) => match s.note(Side::Server, &line, ms()) {
+                Noted::Nothing => (Noted::Nothing, None),
+                answer => (answer, Some(s.clone())),
+            },
+            Err(_) => (Noted::Nothing, None),
+        };
         if let Some(s) = snapshot
             && let Err(e) = save(s, None)
             && !warned
@@ -198,8 +315,20 @@ fn proxy(args: &ProxyArgs) -> Result<(), String> {
             eprintln!("mcptest proxy: warning: {e}");
             warned = true;
         }
-        if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
-            break;
+        match noted {
+            Noted::Answer { delay_ms } if delay_ms > 0 => {
+                // An injected delay: this answer waits; everything else flows.
+                let out = out.clone();
+                std::thread::spawn(move || {
+                    std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+                    let _ = pass_on(&out, &line);
+                });
+            }
+            _ => {
+                if pass_on(&out, &line).is_err() {
+                    break;
+                }
+            }
         }
     }
     let status = child
@@ -304,14 +433,21 @@ fn result_of(e: &Map<String, Value>) -> Value {
         }
         return Value::Object(out);
     }
-    let text = match e.get("error") {
-        Some(err) => format!(
+    let held_back = e
+        .get("injected")
+        .filter(|i| i["sent"] == false)
+        .and_then(|i| i["fault"].as_str());
+    let text = match (e.get("error"), held_back) {
+        (Some(err), _) => format!(
             "the server refused the call: {}",
             err.get("message")
                 .and_then(Value::as_str)
                 .unwrap_or("an error")
         ),
-        None => "no answer before the session ended".to_string(),
+        (None, Some(fault)) => {
+            format!("no answer: the proxy held the call back (injected fault `{fault}`)")
+        }
+        (None, None) => "no answer before the session ended".to_string(),
     };
     let mut out = json!({"isError": true, "content": [{"type": "text", "text": text}]});
     if let Some(err) = e.get("error") {
@@ -419,6 +555,68 @@ mod tests {
             "the server refused the call: bad"
         );
         assert!(Cassette::from_value(&json!({"mcptest_cassette": 1, "runs": [run]})).is_ok());
+    }
+
+    fn call(id: u32, tool: &str) -> String {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{tool}"}}}}"#
+        )
+    }
+
+    /// Notes and intercepts each client line; returns what the proxy does with each.
+    fn passes(s: &mut Session, lines: &[String]) -> Vec<Pass> {
+        lines
+            .iter()
+            .map(|l| {
+                s.note(Side::Client, l, 0);
+                s.intercept(l)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn faults_hold_back_or_delay_the_calls_they_target() {
+        use Pass::{Back, On};
+        let session = |fault: &str, tool: Option<&str>| Session {
+            fault: fault.parse().unwrap(),
+            fault_tool: tool.map(str::to_string),
+            ..Session::default()
+        };
+        let lines = [call(1, "a"), call(2, "b"), call(3, "a"), call(4, "a")];
+
+        let mut s = session("hang", Some("a"));
+        assert_eq!(passes(&mut s, &lines), [Back, On, Back, Back]);
+        let run = assemble("srv", &[], s.clone(), 9, None);
+        assert_eq!(
+            run["trace"]["tool_results"][0]["content"][0]["text"],
+            "no answer: the proxy held the call back (injected fault `hang`)"
+        );
+        assert_eq!(run["mcp_exchanges"][0]["injected"]["sent"], false);
+        assert!(run["mcp_exchanges"][1].get("injected").is_none());
+
+        let mut s = session("recover-after:2", None);
+        assert_eq!(passes(&mut s, &lines), [Back, Back, Back, On]);
+
+        let mut s = session("slow:300", None);
+        assert_eq!(passes(&mut s, &lines[..1]), [On]);
+        let answer = r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#;
+        assert_eq!(
+            s.note(Side::Server, answer, 10),
+            Noted::Answer { delay_ms: 300 }
+        );
+        assert_eq!(s.exchanges[0]["ended_ms"], 310);
+
+        // reply-after-cancel: the client's cancellation of the delayed call is not passed on.
+        let cancel = |id: u32| {
+            format!(
+                r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":{id}}}}}"#
+            )
+        };
+        let mut s = session("reply-after-cancel:50", Some("a"));
+        let lines = [call(1, "a"), call(2, "b"), cancel(1), cancel(2)];
+        assert_eq!(passes(&mut s, &lines), [On, On, Back, On]);
+        let mut s = session("slow:50", None);
+        assert_eq!(passes(&mut s, &[call(1, "a"), cancel(1)]), [On, On]);
     }
 
     #[test]

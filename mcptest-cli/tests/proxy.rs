@@ -191,3 +191,60 @@ fn a_proxy_killed_mid_session_keeps_every_answered_call() {
         "Sacramento: 31 C, clear"
     );
 }
+
+#[test]
+fn an_injected_hang_holds_back_the_targeted_tool_only() {
+    use std::io::{BufRead, BufReader, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let tools = dir.path().join("tools.yml");
+    std::fs::write(&tools, TOOLS).unwrap();
+    let cassette = dir.path().join("s.json");
+    let exe = env!("CARGO_BIN_EXE_mcptest");
+    let mut proxy = std::process::Command::new(exe)
+        .args([
+            "proxy",
+            "--fault",
+            "hang",
+            "--fault-tool",
+            "get_weather",
+            "--output",
+        ])
+        .arg(&cassette)
+        .args(["--", exe, "mock", "--log", "off", "--tools-from"])
+        .arg(&tools)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = proxy.stdin.take().unwrap();
+    for line in [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Oslo"}}}"#,
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#,
+    ] {
+        writeln!(input, "{line}").unwrap();
+    }
+    input.flush().unwrap();
+    let mut lines = BufReader::new(proxy.stdout.take().unwrap()).lines();
+    let listed = lines
+        .find(|l| l.as_ref().is_ok_and(|l| l.contains(r#""id":3"#)))
+        .expect("tools/list is answered")
+        .unwrap();
+    assert!(listed.contains("get_weather"), "{listed}");
+    drop(input);
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    assert!(
+        rest.iter().all(|l| !l.contains(r#""id":2"#)),
+        "the held-back call was answered: {rest:?}"
+    );
+    assert!(proxy.wait().unwrap().success());
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&cassette).unwrap()).unwrap();
+    let run = &doc["runs"][0];
+    assert_eq!(run["trace"]["tool_calls"][0]["args"]["city"], "Oslo");
+    assert_eq!(
+        run["trace"]["tool_results"][0]["content"][0]["text"],
+        "no answer: the proxy held the call back (injected fault `hang`)"
+    );
+    assert_eq!(run["trace"]["tool_results"][0]["isError"], true);
+}
