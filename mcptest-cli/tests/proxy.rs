@@ -2,9 +2,13 @@
 //! a server through the proxy; the session becomes a cassette run that a strict trajectory
 //! suite grades, appended runs accumulate, and bad input says what to do.
 
+#[path = "record_support/mod.rs"]
+mod record_support;
+
 use assert_cmd::Command;
+use record_support::sdk_python;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const TOOLS: &str = r#"
 server:
@@ -21,21 +25,6 @@ tools:
         text: "Sacramento: 31 C, clear"
       - text: "Oslo: -4 C"
 "#;
-
-fn sdk_python() -> PathBuf {
-    let venv = std::env::var_os("MCPTEST_PY_VENV")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/py-mcp-venv"));
-    let python = venv.join("bin/python");
-    assert!(
-        python.exists(),
-        "the official MCP Python SDK is not installed at {}: run \
-         `mcptest-mock/tests/python/setup-venv.sh`, or point MCPTEST_PY_VENV at a virtual \
-         environment with mcp==2.3.0",
-        venv.display()
-    );
-    python
-}
 
 /// One client session through the proxy into `cassette`; returns what the client printed.
 fn session(dir: &Path, cassette: &Path) -> Vec<Value> {
@@ -148,17 +137,33 @@ fn a_server_that_does_not_start_or_a_file_that_is_not_a_cassette_is_an_error() {
         .stderr(predicates::str::contains("COMMAND"));
 }
 
-#[test]
-fn a_proxy_killed_mid_session_keeps_every_answered_call() {
-    use std::io::{BufRead, BufReader, Write};
-    let dir = tempfile::tempdir().unwrap();
-    let tools = dir.path().join("tools.yml");
+/// The lines of a client that starts a session and asks the mock something.
+const HANDSHAKE: [&str; 2] = [
+    r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#,
+    r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+];
+
+/// Starts `mcptest proxy [flags] --output CASSETTE -- mcptest mock` and sends it the handshake
+/// and `lines`; returns the proxy, its open input, and its output lines.
+fn raw_session(
+    dir: &Path,
+    flags: &[&str],
+    cassette: &Path,
+    lines: &[&str],
+) -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    std::io::Lines<std::io::BufReader<std::process::ChildStdout>>,
+) {
+    use std::io::{BufRead, Write};
+    let tools = dir.join("tools.yml");
     std::fs::write(&tools, TOOLS).unwrap();
-    let cassette = dir.path().join("s.json");
     let exe = env!("CARGO_BIN_EXE_mcptest");
     let mut proxy = std::process::Command::new(exe)
-        .args(["proxy", "--output"])
-        .arg(&cassette)
+        .arg("proxy")
+        .args(flags)
+        .arg("--output")
+        .arg(cassette)
         .args(["--", exe, "mock", "--log", "off", "--tools-from"])
         .arg(&tools)
         .stdin(std::process::Stdio::piped())
@@ -166,15 +171,26 @@ fn a_proxy_killed_mid_session_keeps_every_answered_call() {
         .spawn()
         .unwrap();
     let mut input = proxy.stdin.take().unwrap();
-    for line in [
-        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#,
-        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
-        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Sacramento"}}}"#,
-    ] {
+    for line in HANDSHAKE.iter().chain(lines) {
         writeln!(input, "{line}").unwrap();
     }
     input.flush().unwrap();
-    let mut lines = BufReader::new(proxy.stdout.take().unwrap()).lines();
+    let output = std::io::BufReader::new(proxy.stdout.take().unwrap()).lines();
+    (proxy, input, output)
+}
+
+#[test]
+fn a_proxy_killed_mid_session_keeps_every_answered_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let cassette = dir.path().join("s.json");
+    let (mut proxy, _input, mut lines) = raw_session(
+        dir.path(),
+        &[],
+        &cassette,
+        &[
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Sacramento"}}}"#,
+        ],
+    );
     let answer = lines
         .find(|l| l.as_ref().is_ok_and(|l| l.contains(r#""id":2"#)))
         .expect("the call is answered")
@@ -194,39 +210,17 @@ fn a_proxy_killed_mid_session_keeps_every_answered_call() {
 
 #[test]
 fn an_injected_hang_holds_back_the_targeted_tool_only() {
-    use std::io::{BufRead, BufReader, Write};
     let dir = tempfile::tempdir().unwrap();
-    let tools = dir.path().join("tools.yml");
-    std::fs::write(&tools, TOOLS).unwrap();
     let cassette = dir.path().join("s.json");
-    let exe = env!("CARGO_BIN_EXE_mcptest");
-    let mut proxy = std::process::Command::new(exe)
-        .args([
-            "proxy",
-            "--fault",
-            "hang",
-            "--fault-tool",
-            "get_weather",
-            "--output",
-        ])
-        .arg(&cassette)
-        .args(["--", exe, "mock", "--log", "off", "--tools-from"])
-        .arg(&tools)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = proxy.stdin.take().unwrap();
-    for line in [
-        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#,
-        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
-        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Oslo"}}}"#,
-        r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#,
-    ] {
-        writeln!(input, "{line}").unwrap();
-    }
-    input.flush().unwrap();
-    let mut lines = BufReader::new(proxy.stdout.take().unwrap()).lines();
+    let (mut proxy, input, mut lines) = raw_session(
+        dir.path(),
+        &["--fault", "hang", "--fault-tool", "get_weather"],
+        &cassette,
+        &[
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Oslo"}}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#,
+        ],
+    );
     let listed = lines
         .find(|l| l.as_ref().is_ok_and(|l| l.contains(r#""id":3"#)))
         .expect("tools/list is answered")

@@ -700,25 +700,6 @@ fn system_prompt_and_instructions() -> Result<(), Failed> {
     Ok(())
 }
 
-/// The Python interpreter of the official MCP Python SDK's virtual environment (made by
-/// `mcptest-mock/tests/python/setup-venv.sh`, which the test script runs).
-fn sdk_python() -> Result<std::path::PathBuf, Failed> {
-    let venv = std::env::var_os("MCPTEST_PY_VENV")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/py-mcp-venv"));
-    let python = venv.join("bin/python");
-    check(
-        python.exists(),
-        format!(
-            "the official MCP Python SDK is not installed at {}: run \
-             `mcptest-mock/tests/python/setup-venv.sh`, or point MCPTEST_PY_VENV at a virtual \
-             environment with mcp==2.3.0",
-            venv.display()
-        ),
-    )?;
-    Ok(python)
-}
-
 /// A real server (official Python SDK) asks the recorder for its roots, a sampled message and
 /// an elicited answer: the roots are the suite's, the other two are refused with a reason, and
 /// all three requests are kept in the run's MCP exchanges.
@@ -749,7 +730,7 @@ fn client_capabilities() -> Result<(), Failed> {
         "servers:\n  probe:\n    command: {}\n    args: [{}]\nroots: [workspace]\nagents:\n  \
          - name: probe\n    model: m\n    servers: [probe]\n    parallel_calls: sequential\n    \
          prompt: Probe the client.\n",
-        q(&sdk_python()?),
+        q(&record_support::sdk_python()),
         q(&script)
     );
     let path = dir.path().join("suite.yml");

@@ -136,3 +136,22 @@ pub fn messages(body: &Value) -> &[Value] {
         .and_then(Value::as_array)
         .map_or(&[], Vec::as_slice)
 }
+
+/// The Python interpreter of the official MCP Python SDK's virtual environment: `target/py-mcp-venv`
+/// (made by `mcptest-mock/tests/python/setup-venv.sh`, which the test script runs), or
+/// `$MCPTEST_PY_VENV`. Missing, it panics and says how to make it.
+pub fn sdk_python() -> std::path::PathBuf {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let venv = std::env::var_os("MCPTEST_PY_VENV")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| root.join("target/py-mcp-venv"));
+    let python = venv.join("bin/python");
+    assert!(
+        python.exists(),
+        "the official MCP Python SDK is not installed at {}: run \
+         `mcptest-mock/tests/python/setup-venv.sh` (it creates that virtual environment with \
+         mcp==2.3.0), or point MCPTEST_PY_VENV at a virtual environment that has it",
+        venv.display()
+    );
+    python
+}
