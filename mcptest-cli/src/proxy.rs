@@ -97,16 +97,14 @@ enum Noted {
 }
 
 impl Session {
-    /// Notes every JSON-RPC message in `line` (one message or a batch), sent by `from` at `ms`;
-    /// true when an answer completed an exchange.
-    fn note(&mut self, from: Side, line: &str, ms: u64) -> Noted {
-        let Ok(v) = serde_json::from_str::<Value>(line) else {
-            return Noted::Nothing;
-        };
+    /// Notes every JSON-RPC message of a line (one message or a batch; `None` for a line that
+    /// is not JSON), sent by `from` at `ms`.
+    fn note(&mut self, from: Side, line: Option<&Value>, ms: u64) -> Noted {
         let mut noted = Noted::Nothing;
-        let messages = match v {
-            Value::Array(batch) => batch,
-            other => vec![other],
+        let messages = match line {
+            None => &[][..],
+            Some(Value::Array(batch)) => batch.as_slice(),
+            Some(one) => std::slice::from_ref(one),
         };
         for m in messages {
             let Value::Object(m) = m else { continue };
@@ -157,11 +155,8 @@ impl Session {
     /// Decides what happens to a line from the client that [`note`](Self::note) has seen: a
     /// `tools/call` the fault applies to is held back or has its answer delayed (a batch is
     /// passed on untouched).
-    fn intercept(&mut self, line: &str) -> Pass {
-        if self.fault == Fault::None {
-            return Pass::On;
-        }
-        let Ok(Value::Object(m)) = serde_json::from_str::<Value>(line) else {
+    fn intercept(&mut self, line: Option<&Value>) -> Pass {
+        let Some(Value::Object(m)) = line.filter(|_| self.fault != Fault::None) else {
             return Pass::On;
         };
         let method = m.get("method").and_then(Value::as_str);
@@ -261,9 +256,10 @@ fn proxy(args: &ProxyArgs) -> Result<(), String> {
     std::thread::spawn(move || {
         for line in std::io::stdin().lock().lines() {
             let Ok(line) = line else { break };
+            let message = serde_json::from_str::<Value>(&line).ok();
             let pass = up.lock().map_or(Pass::On, |mut s| {
-                s.note(Side::Client, &line, ms());
-                s.intercept(&line)
+                s.note(Side::Client, message.as_ref(), ms());
+                s.intercept(message.as_ref())
             });
             if pass == Pass::Back {
                 continue;
@@ -290,45 +286,37 @@ fn proxy(args: &ProxyArgs) -> Result<(), String> {
         .stdout
         .take()
         .ok_or("the server's output is not a pipe")?;
-    let out = Arc::new(Mutex::new(std::io::stdout()));
-    let pass_on = |out: &Mutex<std::io::Stdout>, line: &str| {
-        out.lock()
-            .map_err(|_| std::io::Error::other("stdout"))
-            .and_then(|mut o| writeln!(o, "{line}").and_then(|()| o.flush()))
-    };
     let mut warned = false;
     for line in BufReader::new(from_server).lines() {
         let Ok(line) = line else { break };
         // Saved before it is passed on: once the client has an answer, so has the cassette.
-        let (noted, snapshot) = match session.lock() {
-            Ok(mut s) => match s.note(Side::Server, &line, ms()) {
-                Noted::Nothing => (Noted::Nothing, None),
-                answer => (answer, Some(s.clone())),
-            },
-            Err(_) => (Noted::Nothing, None),
-        };
-        if let Some(s) = snapshot
-            && let Err(e) = save(s, None)
-            && !warned
-        {
-            // The session goes on; the last save at its end reports the error for good.
-            eprintln!("mcptest proxy: warning: {e}");
-            warned = true;
+        let message = serde_json::from_str::<Value>(&line).ok();
+        let answered = session.lock().ok().and_then(|mut s| {
+            match s.note(Side::Server, message.as_ref(), ms()) {
+                Noted::Answer { delay_ms } => Some((delay_ms, s.clone())),
+                Noted::Nothing => None,
+            }
+        });
+        let mut delay_ms = 0;
+        if let Some((d, snapshot)) = answered {
+            delay_ms = d;
+            // Written outside the lock, so the client's next messages are not held up.
+            if let Err(e) = save(snapshot, None)
+                && !warned
+            {
+                // The session goes on; the last save at its end reports the error for good.
+                eprintln!("mcptest proxy: warning: {e}");
+                warned = true;
+            }
         }
-        match noted {
-            Noted::Answer { delay_ms } if delay_ms > 0 => {
-                // An injected delay: this answer waits; everything else flows.
-                let out = out.clone();
-                std::thread::spawn(move || {
-                    std::thread::sleep(std::time::Duration::from_millis(delay_ms));
-                    let _ = pass_on(&out, &line);
-                });
-            }
-            _ => {
-                if pass_on(&out, &line).is_err() {
-                    break;
-                }
-            }
+        if delay_ms > 0 {
+            // An injected delay: this answer waits; everything else flows.
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+                let _ = pass_on(&line);
+            });
+        } else if pass_on(&line).is_err() {
+            break;
         }
     }
     let status = child
@@ -336,6 +324,13 @@ fn proxy(args: &ProxyArgs) -> Result<(), String> {
         .map_err(|e| format!("waiting for `{program}`: {e}"))?;
     let session = std::mem::take(&mut *session.lock().map_err(|_| "the session log broke")?);
     save(session, status.code())
+}
+
+/// Writes one line to the client (standard output is shared with delayed answers' threads).
+fn pass_on(line: &str) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{line}")?;
+    out.flush()
 }
 
 /// The cassette at `path`, when there is one (a file that is not a cassette is an error).
@@ -491,38 +486,49 @@ fn write_appended(path: &Path, existing: Option<Value>, run: Value) -> Result<()
 mod tests {
     use super::*;
 
+    /// Notes one line as the proxy reads it.
+    fn note(s: &mut Session, from: Side, line: &str, ms: u64) -> Noted {
+        s.note(from, serde_json::from_str(line).ok().as_ref(), ms)
+    }
+
     #[test]
     fn requests_pair_with_answers_by_sender_and_id_in_batches_too() {
         let mut s = Session::default();
-        s.note(
+        note(
+            &mut s,
             Side::Client,
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
             1,
         );
         // The server asks the client something with the same id: a separate exchange.
-        s.note(
+        note(
+            &mut s,
             Side::Server,
             r#"{"jsonrpc":"2.0","id":1,"method":"roots/list"}"#,
             2,
         );
-        s.note(
+        note(
+            &mut s,
             Side::Client,
             r#"{"jsonrpc":"2.0","id":1,"result":{"roots":[]}}"#,
             3,
         );
-        s.note(
+        note(
+            &mut s,
             Side::Client,
             r#"[{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"x"}},
                 {"jsonrpc":"2.0","method":"notifications/progress"}]"#,
             4,
         );
-        s.note(Side::Server, "not json", 5);
-        s.note(
+        note(&mut s, Side::Server, "not json", 5);
+        note(
+            &mut s,
             Side::Server,
             r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#,
             6,
         );
-        s.note(
+        note(
+            &mut s,
             Side::Server,
             r#"{"jsonrpc":"2.0","id":"a","error":{"code":-32602,"message":"bad"}}"#,
             7,
@@ -568,8 +574,8 @@ mod tests {
         lines
             .iter()
             .map(|l| {
-                s.note(Side::Client, l, 0);
-                s.intercept(l)
+                note(s, Side::Client, l, 0);
+                s.intercept(serde_json::from_str(l).ok().as_ref())
             })
             .collect()
     }
@@ -601,7 +607,7 @@ mod tests {
         assert_eq!(passes(&mut s, &lines[..1]), [On]);
         let answer = r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#;
         assert_eq!(
-            s.note(Side::Server, answer, 10),
+            note(&mut s, Side::Server, answer, 10),
             Noted::Answer { delay_ms: 300 }
         );
         assert_eq!(s.exchanges[0]["ended_ms"], 310);
@@ -622,7 +628,8 @@ mod tests {
     #[test]
     fn an_unanswered_call_is_an_error_result_that_says_so() {
         let mut s = Session::default();
-        s.note(
+        note(
+            &mut s,
             Side::Client,
             r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"slow","arguments":{}}}"#,
             1,

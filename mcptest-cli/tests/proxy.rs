@@ -100,41 +100,34 @@ fn a_foreign_clients_session_becomes_a_run_that_a_strict_suite_grades() {
     assert_eq!(doc["runs"].as_array().unwrap().len(), 2);
 }
 
+/// Runs `mcptest proxy --output OUT ARGS...` with an empty input; asserts exit 2 and that
+/// standard error says `message`.
+fn proxy_fails(out: &Path, args: &[&str], message: &str) {
+    Command::cargo_bin("mcptest")
+        .unwrap()
+        .args(["proxy", "--output"])
+        .arg(out)
+        .args(args)
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(message));
+}
+
 #[test]
 fn a_server_that_does_not_start_or_a_file_that_is_not_a_cassette_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("s.json");
-    Command::cargo_bin("mcptest")
-        .unwrap()
-        .args(["proxy", "--output"])
-        .arg(&out)
-        .args(["--", "/nonexistent/mcp-server"])
-        .write_stdin("")
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains(
-            "could not start `/nonexistent/mcp-server`",
-        ));
+    proxy_fails(
+        &out,
+        &["--", "/nonexistent/mcp-server"],
+        "could not start `/nonexistent/mcp-server`",
+    );
     assert!(!out.exists());
 
     std::fs::write(&out, "[1, 2]").unwrap();
-    Command::cargo_bin("mcptest")
-        .unwrap()
-        .args(["proxy", "--output"])
-        .arg(&out)
-        .args(["--", "true"])
-        .write_stdin("")
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("the proxy appends to a cassette"));
-
-    Command::cargo_bin("mcptest")
-        .unwrap()
-        .args(["proxy", "--output"])
-        .arg(&out)
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("COMMAND"));
+    proxy_fails(&out, &["--", "true"], "the proxy appends to a cassette");
+    proxy_fails(&out, &[], "COMMAND");
 }
 
 /// The lines of a client that starts a session and asks the mock something.

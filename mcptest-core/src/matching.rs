@@ -1,4 +1,5 @@
-//! Maximum bipartite matching between *classes* of interchangeable items.
+//! Maximum bipartite matching between *classes* of interchangeable items, and the
+//! bit-parallel longest-common-subsequence step the ordered comparisons share.
 //!
 //! Items on each side are grouped into classes (two items are in one class when every edge
 //! treats them alike: identical expected calls, identical recorded calls). The matching is then
@@ -185,6 +186,39 @@ pub(crate) fn group<'a, T>(
         }
     }
     members
+}
+
+/// One step of Hyyrö's bit-parallel LCS recurrence for a symbol whose match mask over the
+/// other sequence is `mask`: `U = V & M; V = (V + U) | (V & !M)`, the addition carrying across
+/// words. Shared by the stability LCS (symbol equality) and the trajectory's longest alignment (a
+/// reference call "accepts" a recorded call).
+pub(crate) fn lcs_step(v: &mut [u64], mask: &[u64]) {
+    let mut carry = 0u64;
+    for (w, &m) in v.iter_mut().zip(mask) {
+        let u = *w & m;
+        let (sum, c1) = w.overflowing_add(u);
+        let (sum, c2) = sum.overflowing_add(carry);
+        carry = u64::from(c1 | c2);
+        *w = sum | (*w & !m);
+    }
+}
+
+/// The LCS length a finished `V` holds: the zero bits among its first `len` bits.
+pub(crate) fn lcs_of(v: &[u64], len: usize) -> usize {
+    let ones: usize = v
+        .iter()
+        .enumerate()
+        .map(|(w, &bits)| {
+            let in_use = len.saturating_sub(w * 64).min(64);
+            let mask = if in_use == 64 {
+                u64::MAX
+            } else {
+                (1u64 << in_use) - 1
+            };
+            (bits & mask).count_ones() as usize
+        })
+        .sum();
+    len - ones
 }
 
 #[cfg(test)]

@@ -8,9 +8,9 @@
 //!
 //! Replay recomputes the first request from the suite as it is now (prompt, `system:`, model,
 //! `max_tokens`, `servers`) and what the cassette recorded of the servers (their tool lists in
-//! `meta.tools`, their `instructions` in `meta.server_info`). When the
-//! fingerprint differs, the suite no longer describes what was recorded and grading the
-//! cassette would grade old behaviour: [`check_cassette`] says so, and what changed.
+//! `meta.tools`, their `instructions` in `meta.server_info`). When the fingerprint differs, the
+//! suite no longer describes what was recorded and grading the cassette would grade old
+//! behaviour: [`check_cassette`] says so, and what changed.
 //!
 //! Tool names reach the model as **wire names** `<server>__<tool>` ([`wire_tool_name`]).
 //! Model APIs accept only `[A-Za-z0-9_-]`, at most [`MAX_WIRE_NAME_LEN`] characters; a name
@@ -227,20 +227,17 @@ impl FirstRequest {
         let mut body = Map::new();
         body.insert("model".into(), Value::String(self.model.clone()));
         body.insert("max_tokens".into(), self.max_tokens.into());
-        let user = json!({"role": "user", "content": self.prompt});
-        match (&self.system, self.provider) {
-            (None, _) => {
-                body.insert("messages".into(), json!([user]));
-            }
-            (Some(system), Provider::Anthropic) => {
-                body.insert("system".into(), Value::String(system.clone()));
-                body.insert("messages".into(), json!([user]));
-            }
-            (Some(system), Provider::OpenAi) => {
-                let system = json!({"role": "system", "content": system});
-                body.insert("messages".into(), json!([system, user]));
+        let mut messages = Vec::with_capacity(2);
+        if let Some(system) = &self.system {
+            match self.provider {
+                Provider::Anthropic => {
+                    body.insert("system".into(), Value::String(system.clone()));
+                }
+                Provider::OpenAi => messages.push(json!({"role": "system", "content": system})),
             }
         }
+        messages.push(json!({"role": "user", "content": self.prompt}));
+        body.insert("messages".into(), Value::Array(messages));
         let tools = tool_definitions(self.provider, &self.servers, self.code_execution.as_deref());
         if !tools.is_empty() {
             body.insert("tools".into(), Value::Array(tools));
@@ -282,15 +279,18 @@ pub fn system_prompt(system: Option<&str>, instructions: &[(&str, &str)]) -> Opt
     (!parts.is_empty()).then(|| parts.join("\n\n"))
 }
 
-/// The `instructions` each of `servers` gave in `initialize`, as a run recorded them
-/// (`meta.server_info`), in that order; servers without instructions are left out.
-pub fn recorded_instructions<'a>(run: &'a Run, servers: &'a [String]) -> Vec<(&'a str, &'a str)> {
-    let info = run.meta.get("server_info").and_then(Value::as_object);
+/// The `instructions` each of `servers` gave in `initialize`, read from their `initialize`
+/// answers by server name (a run's `meta.server_info`), in that order; servers without
+/// instructions are left out.
+pub fn server_instructions<'a>(
+    server_info: &'a Map<String, Value>,
+    servers: impl IntoIterator<Item = &'a str>,
+) -> Vec<(&'a str, &'a str)> {
     servers
-        .iter()
+        .into_iter()
         .filter_map(|name| {
-            let text = info?.get(name)?.get("instructions")?.as_str()?;
-            Some((name.as_str(), text))
+            let text = server_info.get(name)?.get("instructions")?.as_str()?;
+            Some((name, text))
         })
         .collect()
 }
@@ -467,11 +467,12 @@ pub fn expected_first_request(spec: &AgentSpec, run: &Run) -> Option<FirstReques
             .map(str::to_string),
         system: system_prompt(
             spec.system.as_deref(),
-            &if with_instructions {
-                recorded_instructions(run, &spec.servers)
-            } else {
-                Vec::new()
-            },
+            &run.meta
+                .get("server_info")
+                .and_then(Value::as_object)
+                .filter(|_| with_instructions)
+                .map(|info| server_instructions(info, spec.servers.iter().map(String::as_str)))
+                .unwrap_or_default(),
         ),
     })
 }
@@ -616,30 +617,11 @@ mod tests {
         spec.model = Some("m".into());
         spec.prompt = Some("Hi.".into());
         spec.servers = vec!["docs".into()];
-        let sent = FirstRequest::new(
-            Provider::Anthropic,
-            "m",
-            "Hi.",
-            vec![ServerTools {
-                server: "docs".into(),
-                tools: vec![],
-            }],
-        );
         let run = |scheme: &str| {
-            let mut run = Run::default();
-            for (k, v) in [
-                ("fingerprint", json!(scheme)),
-                ("provider", json!("anthropic")),
-                ("servers", json!(["docs"])),
-                (
-                    "server_info",
-                    json!({"docs": {"instructions": "Search first."}}),
-                ),
-            ] {
-                run.meta.insert(k.into(), v);
-            }
-            run.exchanges
-                .push(json!({"request_fingerprint": sent.fingerprint()}));
+            let mut run = recorded(&spec, json!({"docs": []}));
+            run.meta.insert("fingerprint".into(), json!(scheme));
+            let info = json!({"docs": {"instructions": "Search first."}});
+            run.meta.insert("server_info".into(), info);
             Cassette::new(vec![run])
         };
         // Recorded before instructions reached the model: still what the suite gives.

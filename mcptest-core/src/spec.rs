@@ -95,10 +95,7 @@ pub enum ParallelCalls {
 }
 
 impl ParallelCalls {
-    /// The names it is written as, in YAML and in a cassette's `meta`.
-    pub const NAMES: [&'static str; 2] = ["concurrent", "sequential"];
-
-    /// Its name.
+    /// Its name, as written in YAML and in a cassette's `meta`.
     pub fn as_str(self) -> &'static str {
         match self {
             ParallelCalls::Concurrent => "concurrent",

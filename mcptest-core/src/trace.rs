@@ -556,9 +556,12 @@ fn envelope_calls(v: &Value) -> &[Value] {
 pub fn tool_calls_from_envelope(v: &Value) -> Vec<ToolCall> {
     let items = envelope_calls(v);
     let mut calls = Vec::with_capacity(items.len());
-    calls.extend(items.iter().filter_map(CallRef::read).map(CallRef::to_call));
+    calls.extend(items.iter().filter_map(call_of));
     calls
 }
+
+/// The keys of a recorded call the decoder reads; any other key is kept in `extra`.
+const CALL_KEYS: [&str; 6] = ["name", "server", "args", "caller", "started_ms", "ended_ms"];
 
 /// One tool call read in place from a run's JSON: what the checks need, borrowed.
 ///
@@ -573,10 +576,6 @@ pub(crate) struct CallRef<'a> {
     pub(crate) server: Option<&'a str>,
     /// The arguments as recorded (`Some(Null)` for a recorded `"args": null`).
     pub(crate) args: Option<&'a Value>,
-    /// The whole recorded call, when it was read from JSON.
-    raw: Option<&'a Map<String, Value>>,
-    /// The caller, start and end, when read from a decoded call.
-    decoded: Option<&'a ToolCall>,
 }
 
 impl<'a> CallRef<'a> {
@@ -584,14 +583,10 @@ impl<'a> CallRef<'a> {
     /// string `name`, a `server` that is not a string, a `caller` that is not an object, or
     /// times that are not whole non-negative milliseconds).
     pub(crate) fn read(v: &'a Value) -> Option<Self> {
-        let obj = v.as_object()?;
-        let [name, server, args, caller, started, ended] = crate::json::fields(
-            obj,
-            ["name", "server", "args", "caller", "started_ms", "ended_ms"],
-        );
+        let [name, server, args, caller, started, ended] =
+            crate::json::fields(v.as_object()?, CALL_KEYS);
         let present = |v: Option<&'a Value>| v.filter(|v| !v.is_null());
-        let raw_name = name?.as_str()?;
-        let mut server = match present(server) {
+        let server = match present(server) {
             None => None,
             Some(s) => Some(s.as_str()?),
         };
@@ -599,27 +594,11 @@ impl<'a> CallRef<'a> {
             None | Some(Value::Object(_)) => {}
             Some(_) => return None,
         }
-        for t in [started, ended]
-            .into_iter()
-            .flatten()
-            .filter(|t| !t.is_null())
-        {
+        for t in [started, ended].into_iter().filter_map(present) {
             millis_of(t)?;
         }
-        let name = match split_wire_name(raw_name) {
-            (Some(prefix), tool) if server.is_none() || server == Some(prefix) => {
-                server = Some(prefix);
-                tool
-            }
-            _ => raw_name,
-        };
-        Some(CallRef {
-            name,
-            server,
-            args,
-            raw: Some(obj),
-            decoded: None,
-        })
+        let (server, name) = resolve_wire_name(name?.as_str()?, server);
+        Some(CallRef { name, server, args })
     }
 
     /// The calls of a cassette run or an envelope that [`tool_calls_from_envelope`] returns,
@@ -630,39 +609,6 @@ impl<'a> CallRef<'a> {
             .filter_map(CallRef::read)
             .collect()
     }
-
-    /// The call as an owned [`ToolCall`], as the decoder would build it.
-    pub(crate) fn to_call(self) -> ToolCall {
-        if let Some(call) = self.decoded {
-            return call.clone();
-        }
-        let obj = self
-            .raw
-            .expect("a call is read from JSON or borrowed from a decoded one");
-        let mut call = ToolCall {
-            name: self.name.to_string(),
-            server: self.server.map(str::to_string),
-            args: self.args.cloned(),
-            ..ToolCall::default()
-        };
-        for (key, value) in obj {
-            match key.as_str() {
-                "name" | "server" | "args" => {}
-                "caller" => {
-                    call.caller = Some(value)
-                        .filter(|c| c.is_object())
-                        .filter(|c| c.get("type").and_then(Value::as_str) != Some("direct"))
-                        .cloned();
-                }
-                "started_ms" => call.started_ms = millis_of(value),
-                "ended_ms" => call.ended_ms = millis_of(value),
-                _ => {
-                    call.extra.insert(key.clone(), value.clone());
-                }
-            }
-        }
-        call
-    }
 }
 
 impl<'a> From<&'a ToolCall> for CallRef<'a> {
@@ -671,9 +617,45 @@ impl<'a> From<&'a ToolCall> for CallRef<'a> {
             name: &call.name,
             server: call.server.as_deref(),
             args: call.args.as_ref(),
-            raw: None,
-            decoded: Some(call),
         }
+    }
+}
+
+/// A recorded call as the decoder builds it, copying only what a [`ToolCall`] keeps; `None`
+/// when the decoder would reject it.
+fn call_of(v: &Value) -> Option<ToolCall> {
+    let CallRef { name, server, args } = CallRef::read(v)?;
+    let mut call = ToolCall {
+        name: name.to_string(),
+        server: server.map(str::to_string),
+        args: args.cloned(),
+        ..ToolCall::default()
+    };
+    for (key, value) in v.as_object()? {
+        match key.as_str() {
+            "caller" => {
+                call.caller = Some(value)
+                    .filter(|c| c.is_object())
+                    .filter(|c| c.get("type").and_then(Value::as_str) != Some("direct"))
+                    .cloned();
+            }
+            "started_ms" => call.started_ms = millis_of(value),
+            "ended_ms" => call.ended_ms = millis_of(value),
+            k if CALL_KEYS.contains(&k) => {}
+            _ => {
+                call.extra.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    Some(call)
+}
+
+/// A recorded name and server as the decoder reads them: a wire name `<server>__<tool>` names
+/// its server when the call gives none or the same one.
+fn resolve_wire_name<'a>(raw: &'a str, server: Option<&'a str>) -> (Option<&'a str>, &'a str) {
+    match split_wire_name(raw) {
+        (Some(prefix), tool) if server.is_none() || server == Some(prefix) => (Some(prefix), tool),
+        _ => (server, raw),
     }
 }
 
@@ -951,13 +933,13 @@ fn list<T>(
 fn decode_call(v: Value, p: &mut Path) -> Result<ToolCall, DecodeError> {
     let mut obj = into_object(v, p)?;
     let raw_name = take_required(&mut obj, "name", "the tool's name", p, string)?;
-    let mut server = take(&mut obj, "server", p, string)?;
-    let name = match split_wire_name(&raw_name) {
-        (Some(prefix), tool) if server.is_none() || server.as_deref() == Some(prefix) => {
-            server = Some(prefix.to_string());
-            tool.to_string()
+    let server = take(&mut obj, "server", p, string)?;
+    let (server, name) = match resolve_wire_name(&raw_name, server.as_deref()) {
+        // A wire prefix was split off: the server is the prefix.
+        (Some(prefix), tool) if tool.len() < raw_name.len() => {
+            (Some(prefix.to_string()), tool.to_string())
         }
-        _ => raw_name,
+        _ => (server, raw_name),
     };
     let args = obj.shift_remove("args");
     let caller = match obj.shift_remove("caller") {
@@ -1093,7 +1075,7 @@ envelope_serde! {
 
 #[cfg(test)]
 mod reading_calls_in_place {
-    use super::{CallRef, ToolCall, tool_calls_from_envelope};
+    use super::{CallRef, ToolCall, call_of, tool_calls_from_envelope};
     use proptest::prelude::*;
     use serde_json::{Value, json};
 
@@ -1156,13 +1138,11 @@ mod reading_calls_in_place {
         #[test]
         fn agrees_with_the_decoder(v in call()) {
             let decoded = serde_json::from_value::<ToolCall>(v.clone()).ok();
+            prop_assert_eq!(call_of(&v), decoded.clone());
             let read = CallRef::read(&v);
-            prop_assert_eq!(read.map(CallRef::to_call), decoded.clone());
+            prop_assert_eq!(read.is_some(), decoded.is_some());
             if let (Some(r), Some(d)) = (read, &decoded) {
-                prop_assert_eq!(r.name, d.name.as_str());
-                prop_assert_eq!(r.server, d.server.as_deref());
-                prop_assert_eq!(r.args, d.args.as_ref());
-                prop_assert_eq!(CallRef::from(d).to_call(), d.clone());
+                prop_assert_eq!(r, CallRef::from(d));
             }
         }
 

@@ -140,7 +140,7 @@ impl ClientHandler for RecordingClient {
 
 /// The roots a suite declares, as MCP roots: a `file://` URI is kept, any other entry is a
 /// path (relative to the suite's folder) made absolute. Each is named by its last component.
-pub(crate) fn roots_of(entries: &[String], suite_dir: &Path) -> Vec<(String, String)> {
+fn roots_of(entries: &[String], suite_dir: &Path) -> Vec<Root> {
     entries
         .iter()
         .map(|e| {
@@ -155,9 +155,10 @@ pub(crate) fn roots_of(entries: &[String], suite_dir: &Path) -> Vec<(String, Str
                 .trim_end_matches('/')
                 .rsplit('/')
                 .next()
-                .unwrap_or_default()
-                .to_string();
-            (uri, name)
+                .map(str::to_string);
+            let mut root = Root::new(uri);
+            root.name = name;
+            root
         })
         .collect()
 }
@@ -196,8 +197,8 @@ pub(crate) struct McpServers {
     servers: Vec<Server>,
     /// The requests servers made of the client (roots, sampling, elicitation), in order.
     client_requests: Arc<Mutex<Vec<Value>>>,
-    /// The roots declared to every server: `(uri, name)`.
-    roots: Vec<(String, String)>,
+    /// The roots declared to every server.
+    roots: Vec<Root>,
 }
 
 /// What a server said about itself and the tools it listed.
@@ -211,20 +212,21 @@ pub(crate) struct Listed {
 }
 
 impl McpServers {
-    /// Starts these servers (in order) and lists their tools. `suite_dir` anchors relative
-    /// working directories; `clock_ms` gives the run's time for the exchange log.
+    /// Starts these servers (in order), declaring the suite's `roots` to each, and lists their
+    /// tools. `suite_dir` anchors relative working directories and roots; `clock_ms` gives the
+    /// run's time for the exchange log.
     pub fn start(
         runtime: Arc<Runtime>,
         configs: &[&ServerConfig],
         suite_dir: &Path,
-        roots: Vec<(String, String)>,
+        roots: &[String],
         clock_ms: &dyn Fn() -> u64,
     ) -> Result<(McpServers, Vec<Listed>), RecordError> {
         let mut servers = McpServers {
             runtime,
             servers: Vec::new(),
             client_requests: Arc::default(),
-            roots,
+            roots: roots_of(roots, suite_dir),
         };
         let mut listed = Vec::new();
         for config in configs {
@@ -345,15 +347,7 @@ impl McpServers {
                 Implementation::new("mcptest", env!("CARGO_PKG_VERSION")),
             ),
             server: config.name.clone(),
-            roots: self
-                .roots
-                .iter()
-                .map(|(uri, name)| {
-                    let mut root = Root::new(uri.clone());
-                    root.name = Some(name.clone());
-                    root
-                })
-                .collect(),
+            roots: self.roots.clone(),
             requests: self.client_requests.clone(),
         };
         let handshake = self.runtime.block_on(async {

@@ -15,7 +15,8 @@ use crate::mcp::{CallOutcome, McpServers, PendingCall};
 use crate::progress::Progress;
 use crate::provider::{self, Answer, ProviderConfig, Reply, Stop, Usage};
 use mcptest_core::request::{
-    FINGERPRINT_SCHEME, FirstRequest, ServerTools, WireNames, request_fingerprint, system_prompt,
+    FINGERPRINT_SCHEME, FirstRequest, ServerTools, WireNames, request_fingerprint,
+    server_instructions, system_prompt,
 };
 use mcptest_core::spec::{AgentSpec, Fault, FaultKind, ParallelCalls};
 use mcptest_core::suite::ServerConfig;
@@ -69,12 +70,11 @@ pub(crate) fn record_run(setup: &RunSetup<'_>) -> Result<(Run, RunStats), Record
         let c = clock.clone();
         move || c.now_ms()
     };
-    let roots = crate::mcp::roots_of(setup.roots, setup.suite_dir);
     let (servers, listed) = McpServers::start(
         setup.runtime.clone(),
         &setup.servers,
         setup.suite_dir,
-        roots,
+        setup.roots,
         &clock_ms,
     )?;
     let mut log = RunLog::default();
@@ -159,17 +159,8 @@ fn drive(
     log: &mut RunLog,
 ) -> Result<(String, String), RecordError> {
     let provider = setup.provider.provider;
-    let instructions: Vec<(&str, &str)> = tools
-        .iter()
-        .filter_map(|t| {
-            let text = log
-                .server_info
-                .get(&t.server)?
-                .get("instructions")?
-                .as_str()?;
-            Some((t.server.as_str(), text))
-        })
-        .collect();
+    let names = tools.iter().map(|t| t.server.as_str());
+    let instructions = server_instructions(&log.server_info, names);
     let system = system_prompt(setup.spec.system.as_deref(), &instructions);
     log.system = system.clone();
     let first = FirstRequest {

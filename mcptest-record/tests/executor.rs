@@ -658,7 +658,46 @@ fn parallel_calls() -> Result<(), Failed> {
         spans[0].1 >= spans[0].0 + 1500 && spans[1].0 == spans[0].1 && spans[1].1 >= spans[1].0,
         format!("sequential: {spans:?}"),
     )?;
-    Ok(())
+
+    // Against a server that really takes 300 ms per call, the calls are really sent one at a
+    // time: the second is sent only when the first has answered.
+    let wall_of = |mode: &str| -> Result<(u64, Vec<(u64, u64)>), Failed> {
+        let dir = tempfile::tempdir()?;
+        let model = FakeModel::start(two_calls_at_once);
+        let (recording, cassette) = record(
+            dir.path(),
+            &model,
+            Some("slow:300"),
+            &format!(
+                "agents:\n  - name: both\n    model: m\n    servers: [docs]\n    \
+                 parallel_calls: {mode}\n    prompt: Open the page.\n"
+            ),
+        )?;
+        let spans = cassette.runs[0]
+            .trace
+            .tool_calls
+            .iter()
+            .map(|c| (c.started_ms.unwrap_or(0), c.ended_ms.unwrap_or(0)))
+            .collect();
+        Ok((recording.wall_ms(), spans))
+    };
+    let (wall, spans) = wall_of("sequential")?;
+    check(
+        spans[0].1 >= spans[0].0 + 300
+            && spans[1].0 >= spans[0].1
+            && spans[1].1 >= spans[1].0 + 300,
+        format!("sequential against a slow server: {spans:?}"),
+    )?;
+    check(
+        wall >= 600,
+        format!("sequential calls took {wall} ms of wall time"),
+    )?;
+    // Concurrent: both are sent at once, so both wait out the server's delay from the start.
+    let (_, spans) = wall_of("concurrent")?;
+    check(
+        spans[1].0 == spans[0].0 && spans.iter().all(|(a, b)| *b >= a + 300),
+        format!("concurrent against a slow server: {spans:?}"),
+    )
 }
 
 fn system_prompt_and_instructions() -> Result<(), Failed> {

@@ -114,6 +114,7 @@
 
 use crate::fasthash::{HashMap as FastMap, HashSet as FastSet};
 use crate::json::{fields, hash_value, json_eq};
+use crate::matching::{lcs_of, lcs_step};
 use crate::trace::{CallRef, ConversationTrace, content_texts};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -1152,39 +1153,6 @@ impl Lcs {
         }
         lcs_of(&self.v, long.len())
     }
-}
-
-/// One step of Hyyrö's bit-parallel LCS recurrence for a symbol whose match mask over the
-/// other sequence is `mask`: `U = V & M; V = (V + U) | (V & !M)`, the addition carrying across
-/// words. Shared by [`Lcs`] (symbol equality) and the trajectory's longest alignment (a
-/// reference call "accepts" a recorded call).
-pub(crate) fn lcs_step(v: &mut [u64], mask: &[u64]) {
-    let mut carry = 0u64;
-    for (w, &m) in v.iter_mut().zip(mask) {
-        let u = *w & m;
-        let (sum, c1) = w.overflowing_add(u);
-        let (sum, c2) = sum.overflowing_add(carry);
-        carry = u64::from(c1 | c2);
-        *w = sum | (*w & !m);
-    }
-}
-
-/// The LCS length a finished `V` holds: the zero bits among its first `len` bits.
-pub(crate) fn lcs_of(v: &[u64], len: usize) -> usize {
-    let ones: usize = v
-        .iter()
-        .enumerate()
-        .map(|(w, &bits)| {
-            let in_use = len.saturating_sub(w * 64).min(64);
-            let mask = if in_use == 64 {
-                u64::MAX
-            } else {
-                (1u64 << in_use) - 1
-            };
-            (bits & mask).count_ones() as usize
-        })
-        .sum();
-    len - ones
 }
 
 #[cfg(test)]

@@ -451,16 +451,6 @@ pub fn validate_trace(
         match expected.mode {
             MatchMode::Strict => strict(calls, expected, &checks),
             MatchMode::Subsequence => subsequence(calls, expected, &checks),
-            MatchMode::Unordered | MatchMode::Superset
-                if greedy::covers(calls, &expected.calls, &checks, true) =>
-            {
-                matched = Some(expected.calls.len());
-                Vec::new()
-            }
-            MatchMode::Subset if greedy::covers(calls, &expected.calls, &checks, false) => {
-                matched = Some(calls.len());
-                Vec::new()
-            }
             MatchMode::Unordered | MatchMode::Superset => {
                 let (out, m) = unordered(calls, expected, &checks);
                 matched = Some(m);
@@ -659,6 +649,10 @@ fn subsequence(
 /// Maximum matching of expected calls to distinct recorded calls; `assignment[i]` is the
 /// recorded index given to expected call `i`.
 ///
+/// A greedy pairing that covers every call of the side the mode needs covered (reference calls
+/// with `cover_expected`, recorded calls otherwise) is already maximum and is taken as it is
+/// ([`greedy::cover`]); only otherwise is the class graph built.
+///
 /// Identical expected calls and identical recorded calls are grouped into classes first (by a
 /// structural hash, verified by equality). Edges are then found without testing every pair
 /// where the shape allows it: `any`/`ignore` join every recorded class of the name, `exact` is a
@@ -668,7 +662,11 @@ fn match_calls(
     calls: &[ToolCall],
     expected: &ExpectedTrace,
     checks: &[ArgCheck<'_>],
+    cover_expected: bool,
 ) -> Vec<Option<usize>> {
+    if let Some(assignment) = greedy::cover(calls, &expected.calls, checks, cover_expected) {
+        return assignment;
+    }
     let c = classes(calls, &expected.calls, checks);
     let g = ClassGraph {
         left: c.expected.iter().map(Vec::len).collect(),
@@ -792,7 +790,11 @@ fn unordered(
     expected: &ExpectedTrace,
     checks: &[ArgCheck<'_>],
 ) -> (Vec<TraceMismatch>, usize) {
-    let assignment = match_calls(calls, expected, checks);
+    let assignment = match_calls(calls, expected, checks, true);
+    let matched = assignment.iter().flatten().count();
+    if matched == expected.calls.len() {
+        return (Vec::new(), matched);
+    }
     let mut used = vec![false; calls.len()];
     assignment.iter().flatten().for_each(|&j| used[j] = true);
     let by_name = positions_by_name(calls);
@@ -844,7 +846,7 @@ fn unordered(
             },
         });
     }
-    (out, assignment.iter().flatten().count())
+    (out, matched)
 }
 
 fn subset(
@@ -852,7 +854,7 @@ fn subset(
     expected: &ExpectedTrace,
     checks: &[ArgCheck<'_>],
 ) -> (Vec<TraceMismatch>, usize) {
-    let assignment = match_calls(calls, expected, checks);
+    let assignment = match_calls(calls, expected, checks, false);
     let mut matched = vec![false; calls.len()];
     assignment.iter().flatten().for_each(|&j| matched[j] = true);
     let mut out = Vec::new();

@@ -4,8 +4,9 @@
 //! recorded one (same name, arguments of the pinned shape). Pairs are formed as the mode says:
 //! in `strict` and `subsequence` they keep their order on both sides, and the longest such
 //! alignment is taken (a longest common subsequence under "accepts", computed bit-parallel in
-//! `O(n·m/64)` with the recurrence the stability LCS uses); in `unordered`, `superset` and `subset` they are a maximum one-to-one
-//! matching (the same flow the verdict uses). Never greedy.
+//! `O(n·m/64)` with the recurrence the stability LCS uses); in `unordered`, `superset` and
+//! `subset` they are a maximum one-to-one matching (the one the verdict uses: a greedy pairing
+//! only when it already covers its side, else the flow over classes).
 //!
 //! **Credit.** With `matched` pairs, `R` recorded calls and `E` reference calls:
 //!
@@ -34,8 +35,8 @@
 
 use super::{ArgCheck, Classes, ExpectedCall, args_of, call_diffs, call_passes, classes};
 use crate::diff::AssertionDiff;
-use crate::eval::stability::{lcs_of, lcs_step};
 use crate::json::canonical;
+use crate::matching::{lcs_of, lcs_step};
 use crate::trace::ToolCall;
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -2,9 +2,9 @@
 //! building the class graph.
 //!
 //! Each call on the side the mode needs covered takes the first free call on the other side
-//! that it pairs with. When every call is paired, no matching can pair more, so the mode
-//! passes with exactly that many pairs; when one is left over this says nothing (a greedy
-//! pairing can miss a full matching, never invent one) and the maximum matching decides.
+//! that it pairs with. When every call is paired, no matching can pair more, so the pairing is
+//! a maximum matching; when one is left over this says nothing (a greedy pairing can miss a
+//! full matching, never invent one) and the class graph decides.
 //!
 //! Small traces scan the other side directly. Larger ones find candidates through chains of
 //! calls with the same tool name, and for exact arguments the same name and arguments, so a
@@ -23,52 +23,65 @@ use std::hash::Hasher;
 /// Traces with at most this many (reference, recorded) pairs scan directly.
 const DIRECT_PAIRS: usize = 512;
 
-/// True when a greedy pairing covers every reference call (`cover_expected`, for unordered and
-/// superset) or every recorded call (for subset).
-pub(super) fn covers(
+/// A greedy pairing that covers every reference call (`cover_expected`, for unordered and
+/// superset) or every recorded call (for subset), as `assignment[i]` = the recorded call paired
+/// with reference call `i`; `None` when the greedy pairing leaves a call of that side over.
+pub(super) fn cover(
     calls: &[ToolCall],
     expected: &[ExpectedCall],
     checks: &[ArgCheck<'_>],
     cover_expected: bool,
-) -> bool {
+) -> Option<Vec<Option<usize>>> {
     let (n, m) = (expected.len(), calls.len());
     if (cover_expected && n > m) || (!cover_expected && m > n) {
-        return false;
+        return None;
     }
-    if n.saturating_mul(m) <= DIRECT_PAIRS {
-        return covers_directly(calls, expected, checks, cover_expected);
-    }
-    if cover_expected {
-        covers_expected(calls, expected, checks)
+    let mut assignment = vec![None; n];
+    let covered = if n.saturating_mul(m) <= DIRECT_PAIRS {
+        cover_directly(calls, expected, checks, cover_expected, &mut assignment)
+    } else if cover_expected {
+        cover_expected_side(calls, expected, checks, &mut assignment)
     } else {
-        covers_recorded(calls, expected, checks)
-    }
+        cover_recorded_side(calls, expected, checks, &mut assignment)
+    };
+    covered.then_some(assignment)
 }
 
-fn covers_directly(
+fn cover_directly(
     calls: &[ToolCall],
     expected: &[ExpectedCall],
     checks: &[ArgCheck<'_>],
     cover_expected: bool,
+    assignment: &mut [Option<usize>],
 ) -> bool {
-    let mut used = [false; DIRECT_PAIRS];
     let (n, m) = (expected.len(), calls.len());
     if cover_expected {
-        expected.iter().zip(checks).all(|(e, check)| {
-            let found = (0..m).find(|&j| !used[j] && call_passes(e, check, &calls[j]));
-            found.inspect(|&j| used[j] = true).is_some()
+        let mut used = [false; DIRECT_PAIRS];
+        (0..n).all(|i| {
+            let found =
+                (0..m).find(|&j| !used[j] && call_passes(&expected[i], &checks[i], &calls[j]));
+            found
+                .inspect(|&j| (used[j], assignment[i]) = (true, Some(j)))
+                .is_some()
         })
     } else {
-        calls.iter().all(|c| {
-            let found = (0..n).find(|&i| !used[i] && call_passes(&expected[i], &checks[i], c));
-            found.inspect(|&i| used[i] = true).is_some()
+        (0..m).all(|j| {
+            let found = (0..n).find(|&i| {
+                assignment[i].is_none() && call_passes(&expected[i], &checks[i], &calls[j])
+            });
+            found.inspect(|&i| assignment[i] = Some(j)).is_some()
         })
     }
 }
 
 /// Every reference call takes a free recorded call: an exact reference through the chain of
 /// recorded calls with its name and arguments, any other through the chain of its name.
-fn covers_expected(calls: &[ToolCall], expected: &[ExpectedCall], checks: &[ArgCheck<'_>]) -> bool {
+fn cover_expected_side(
+    calls: &[ToolCall],
+    expected: &[ExpectedCall],
+    checks: &[ArgCheck<'_>],
+    assignment: &mut [Option<usize>],
+) -> bool {
     let wants_args = checks.iter().any(|c| matches!(c, ArgCheck::Exact(_)));
     let wants_names = checks.iter().any(|c| !matches!(c, ArgCheck::Exact(_)));
     let mut by_name = Chains::new(if wants_names { calls.len() } else { 0 });
@@ -84,24 +97,33 @@ fn covers_expected(calls: &[ToolCall], expected: &[ExpectedCall], checks: &[ArgC
     }
     let mut used = vec![false; calls.len()];
     let mut budget = Budget::new(expected.len() + calls.len());
-    expected.iter().zip(checks).all(|(e, check)| {
-        let name = name_key(&e.name);
-        let (chains, key) = match check {
-            ArgCheck::Exact(v) => (&mut by_args, args_key(name, v)),
-            _ => (&mut by_name, name),
-        };
-        chains
-            .take(key, &used, &mut budget, |j| {
-                call_passes(e, check, &calls[j])
-            })
-            .inspect(|&j| used[j] = true)
-            .is_some()
-    })
+    expected
+        .iter()
+        .zip(checks)
+        .enumerate()
+        .all(|(i, (e, check))| {
+            let name = name_key(&e.name);
+            let (chains, key) = match check {
+                ArgCheck::Exact(v) => (&mut by_args, args_key(name, v)),
+                _ => (&mut by_name, name),
+            };
+            chains
+                .take(key, &used, &mut budget, |j| {
+                    call_passes(e, check, &calls[j])
+                })
+                .inspect(|&j| (used[j], assignment[i]) = (true, Some(j)))
+                .is_some()
+        })
 }
 
 /// Every recorded call takes a free reference call: first an exact reference with its name and
 /// arguments, then any other reference of its name.
-fn covers_recorded(calls: &[ToolCall], expected: &[ExpectedCall], checks: &[ArgCheck<'_>]) -> bool {
+fn cover_recorded_side(
+    calls: &[ToolCall],
+    expected: &[ExpectedCall],
+    checks: &[ArgCheck<'_>],
+    assignment: &mut [Option<usize>],
+) -> bool {
     let mut exact = Chains::new(expected.len());
     let mut other = Chains::new(expected.len());
     for (i, (e, check)) in expected.iter().zip(checks).enumerate().rev() {
@@ -114,14 +136,16 @@ fn covers_recorded(calls: &[ToolCall], expected: &[ExpectedCall], checks: &[ArgC
     let any_exact = !exact.is_empty();
     let mut used = vec![false; expected.len()];
     let mut budget = Budget::new(expected.len() + calls.len());
-    calls.iter().all(|c| {
+    calls.iter().enumerate().all(|(j, c)| {
         let name = name_key(&c.name);
         let passes = |i: usize| call_passes(&expected[i], &checks[i], c);
         let exactly = any_exact
             .then(|| exact.take(args_key(name, args_of(c)), &used, &mut budget, passes))
             .flatten();
         let found = exactly.or_else(|| other.take(name, &used, &mut budget, passes));
-        found.inspect(|&i| used[i] = true).is_some()
+        found
+            .inspect(|&i| (used[i], assignment[i]) = (true, Some(j)))
+            .is_some()
     })
 }
 
