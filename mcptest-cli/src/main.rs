@@ -124,16 +124,21 @@ enum Command {
     /// Work with cassette files.
     #[command(subcommand)]
     Cassette(CassetteCommand),
-    /// Serve a mock MCP server on stdin/stdout: tools from a YAML file, a fault on tools/call.
+    /// Serve a mock MCP server on stdin/stdout (or Streamable HTTP with --http): tools from a
+    /// YAML file, a fault on tools/call.
     #[command(after_help = "Examples:\n  \
         mcptest mock --tools-from examples/tools.yml                        # healthy\n  \
+        mcptest mock --tools-from examples/tools.yml --http 127.0.0.1:8931  # http://127.0.0.1:8931/mcp\n  \
         mcptest mock --tools-from examples/tools.yml --fault hang           # calls never return\n  \
         mcptest mock --tools-from examples/tools.yml --fault slow:200       # answers after 200 ms\n  \
         mcptest mock --tools-from examples/tools.yml --fault recover-after:2\n  \
         mcptest mock --tools-from examples/tools.yml --fault reply-after-cancel:500\n\n\
         Faults touch tools/call only: initialize, tools/list and resources stay responsive.\n\
-        The log goes to stderr; stdout carries JSON-RPC only. The mock exits when its input ends.\n\n\
-        Exit codes: 0 the client ended the session, 2 the tools file does not load.")]
+        The log goes to stderr; stdout carries JSON-RPC only. The mock exits when its input ends.\n\
+        With --http it serves Streamable HTTP at http://ADDR/mcp to any number of clients, which\n\
+        share the call counters, until interrupted (Ctrl-C); the endpoint is logged on stderr.\n\n\
+        Exit codes: 0 the client ended the session (or the HTTP server was interrupted), 2 the\n\
+        tools file does not load or the address cannot be listened on.")]
     Mock(MockArgs),
     /// Record any MCP client's session with a stdio server: a transparent proxy that appends
     /// the session to a cassette as one run.
@@ -172,6 +177,10 @@ pub struct MockArgs {
     /// What to log to stderr: off, faults, calls.
     #[arg(long, value_name = "LEVEL", default_value = "faults")]
     pub log: mcptest_mock::LogLevel,
+    /// Serve Streamable HTTP on this address (`127.0.0.1:8931`; port 0 picks a free one)
+    /// at `/mcp`, instead of stdio.
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<String>,
 }
 
 /// `mcptest cassette ...`.
@@ -277,7 +286,10 @@ fn main() -> ExitCode {
         Command::Mutate(args) => mutate::run(&args),
         Command::Runs(args) => runs::run(&args),
         Command::Cassette(CassetteCommand::Lint(args)) => lint::run(&args),
-        Command::Mock(args) => mcptest_mock::run(&args.tools_from, args.fault, args.log),
+        Command::Mock(args) => match &args.http {
+            None => mcptest_mock::run(&args.tools_from, args.fault, args.log),
+            Some(addr) => mcptest_mock::run_http(&args.tools_from, args.fault, args.log, addr),
+        },
         Command::Proxy(args) => proxy::run(&args),
     };
     ExitCode::from(code)

@@ -49,6 +49,11 @@ fn main() -> std::process::ExitCode {
             "openai_compatible_endpoint_gets_images_as_image_parts",
             openai_images_e2e,
         ),
+        Trial::test(
+            "server_by_url_records_over_streamable_http_and_replays_without_it",
+            url_server_e2e,
+        ),
+        Trial::test("server_by_url_errors_say_what_to_do", url_server_errors),
         Trial::test("lint_catches_planted_secrets", lint_catches_planted_secrets),
         Trial::test("recording_errors_say_what_to_do", recording_errors),
     ];
@@ -973,6 +978,269 @@ fn recording_errors() -> Result<(), Failed> {
     check(
         model.received().is_empty(),
         "no model request before the servers run",
+    )?;
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// A server reached by URL: `mcptest mock --http`, headers from the environment, replay with
+// the server gone.
+
+/// `mcptest mock --http 127.0.0.1:0` serving `tools`, and its endpoint (read from the line it
+/// logs at start).
+struct HttpMockProcess {
+    child: std::process::Child,
+    url: String,
+}
+
+impl HttpMockProcess {
+    fn start(tools: &Path) -> Result<HttpMockProcess, Failed> {
+        use std::io::BufRead;
+        let mut child = mcptest()
+            .args(["mock", "--http", "127.0.0.1:0", "--tools-from"])
+            .arg(tools)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()?;
+        let stderr = child.stderr.take().ok_or("no stderr")?;
+        let mut lines = std::io::BufReader::new(stderr).lines();
+        let mut seen = String::new();
+        let url = loop {
+            let Some(line) = lines.next().transpose()? else {
+                let _ = child.kill();
+                return Err(format!("the HTTP mock ended before serving:\n{seen}").into());
+            };
+            seen.push_str(&line);
+            seen.push('\n');
+            if let Some(at) = line.find("http://") {
+                break line[at..].trim().to_string();
+            }
+        };
+        // Keep draining its log so it never blocks on a full pipe.
+        std::thread::spawn(move || for _ in lines {});
+        Ok(HttpMockProcess { child, url })
+    }
+}
+
+impl Drop for HttpMockProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A TCP relay in front of `upstream` that keeps every byte clients send (to see the headers
+/// that reached the server).
+struct Tee {
+    addr: std::net::SocketAddr,
+    sent: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+}
+
+impl Tee {
+    fn start(upstream: std::net::SocketAddr) -> Result<Tee, Failed> {
+        use std::io::{Read, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+        let addr = listener.local_addr()?;
+        let sent = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let keep = sent.clone();
+        std::thread::spawn(move || {
+            for client in listener.incoming().take(200) {
+                let Ok(mut client) = client else { continue };
+                let Ok(mut server) = std::net::TcpStream::connect(upstream) else {
+                    continue;
+                };
+                let (Ok(mut client_w), Ok(mut server_r)) = (client.try_clone(), server.try_clone())
+                else {
+                    continue;
+                };
+                std::thread::spawn(move || {
+                    let _ = std::io::copy(&mut server_r, &mut client_w);
+                    let _ = client_w.shutdown(std::net::Shutdown::Write);
+                });
+                let keep = keep.clone();
+                std::thread::spawn(move || {
+                    let mut buf = [0u8; 8192];
+                    while let Ok(n) = client.read(&mut buf) {
+                        if n == 0 {
+                            break;
+                        }
+                        if let Ok(mut k) = keep.lock() {
+                            k.extend_from_slice(&buf[..n]);
+                        }
+                        if server.write_all(&buf[..n]).is_err() {
+                            break;
+                        }
+                    }
+                    let _ = server.shutdown(std::net::Shutdown::Write);
+                });
+            }
+        });
+        Ok(Tee { addr, sent })
+    }
+
+    fn sent(&self) -> String {
+        self.sent
+            .lock()
+            .map(|s| String::from_utf8_lossy(&s).into_owned())
+            .unwrap_or_default()
+    }
+}
+
+const URL_TOKEN: &str = "url-token-7d1e44c0a9";
+
+/// The weather suite with its server reached at `url`, its token in a header.
+fn url_suite(dir: &Path, url: &str) -> Result<PathBuf, Failed> {
+    let stdio = weather_suite(dir, "What is the weather in Sacramento and in Oslo?")?;
+    let text = std::fs::read_to_string(&stdio)?;
+    let start = text.find("  weather:\n").ok_or("no server entry")?;
+    let end = text.find("agents:").ok_or("no agents")?;
+    let server = format!(
+        "  weather:\n    url: {url}\n    headers:\n      Authorization: \"Bearer ${{WEATHER_TOKEN}}\"\n\n"
+    );
+    let path = dir.join("remote.yml");
+    std::fs::write(&path, format!("{}{server}{}", &text[..start], &text[end..]))?;
+    Ok(path)
+}
+
+fn url_server_e2e() -> Result<(), Failed> {
+    let dir = tempfile::tempdir()?;
+    let tools = dir.path().join("weather-tools.yml");
+    std::fs::write(
+        &tools,
+        WEATHER_TOOLS.replace("STATION_CREDENTIAL", STATION_CREDENTIAL),
+    )?;
+    let mock = HttpMockProcess::start(&tools)?;
+    let mock_addr: std::net::SocketAddr = mock
+        .url
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .parse()?;
+    let tee = Tee::start(mock_addr)?;
+    let url = format!("http://127.0.0.1:{}/mcp", tee.addr.port());
+    let suite_path = url_suite(dir.path(), &url)?;
+    let model = FakeModel::start(anthropic_script);
+    let out = mcptest()
+        .args(["run", "--record", "--config"])
+        .arg(&suite_path)
+        .env("ANTHROPIC_BASE_URL", &model.base_url)
+        .env("ANTHROPIC_API_KEY", API_KEY)
+        .env("WEATHER_TOKEN", URL_TOKEN)
+        .env("WEATHER_STATION_CREDENTIAL", STATION_CREDENTIAL)
+        .output()?;
+    check(out.status.code() == Some(0), text(&out))?;
+    check(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("recorded weather lookup [claude-test-1]: 2 run(s), 4 tool call(s)"),
+        text(&out),
+    )?;
+    let sent = tee.sent().to_ascii_lowercase();
+    check(
+        sent.contains(&format!(
+            "authorization: bearer {}",
+            URL_TOKEN.to_ascii_lowercase()
+        )),
+        format!("the header did not reach the server:\n{sent}"),
+    )?;
+    check(sent.contains("\"tools/call\""), "calls went over HTTP")?;
+
+    let cassette_path = dir
+        .path()
+        .join("cassettes/remote/weather-lookup/claude-test-1.json");
+    let (raw, value, cassette) = read_cassette(&cassette_path)?;
+    check(
+        !raw.contains(URL_TOKEN),
+        "the header's token is not in the cassette",
+    )?;
+    check(
+        !raw.contains(STATION_CREDENTIAL),
+        "a value of the environment named like a credential is redacted",
+    )?;
+    check(cassette.runs.len() == 2, "two runs")?;
+    for run in &cassette.runs {
+        let calls = &run.trace.tool_calls;
+        check(
+            calls.len() == 2 && calls.iter().all(|c| c.name == "get_weather"),
+            format!("{calls:?}"),
+        )?;
+    }
+    let meta = &value["runs"][0]["meta"]["server_commands"]["weather"];
+    check(
+        meta["url"] == json!(url)
+            && meta["headers"] == json!(["Authorization: Bearer ${WEATHER_TOKEN}"]),
+        format!("how the server was reached: {meta}"),
+    )?;
+
+    // Replay: no server, no model, no token.
+    drop(tee);
+    drop(mock);
+    let out = mcptest()
+        .args(["run", "--config"])
+        .arg(&suite_path)
+        .output()?;
+    check(out.status.code() == Some(0), text(&out))?;
+    Ok(())
+}
+
+fn url_server_errors() -> Result<(), Failed> {
+    let dir = tempfile::tempdir()?;
+    let model = FakeModel::start(anthropic_script);
+    let record = |suite: &Path, token: Option<&str>| {
+        let mut c = mcptest();
+        c.args(["run", "--record", "--config"])
+            .arg(suite)
+            .env("ANTHROPIC_BASE_URL", &model.base_url)
+            .env("ANTHROPIC_API_KEY", API_KEY);
+        if let Some(t) = token {
+            c.env("WEATHER_TOKEN", t);
+        }
+        c.output()
+    };
+
+    // Nothing listens at the URL.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?;
+    let suite = url_suite(dir.path(), &format!("http://{closed}/mcp"))?;
+    let out = record(&suite, Some(URL_TOKEN))?;
+    let shown = text(&out);
+    check(
+        out.status.code() == Some(2)
+            && shown.contains("server `weather` at http://")
+            && shown.contains("does not answer")
+            && shown.contains("servers.weather.url")
+            && !shown.contains(URL_TOKEN),
+        &shown,
+    )?;
+
+    // The header's variable is not set.
+    let out = record(&suite, None)?;
+    let shown = text(&out);
+    check(
+        out.status.code() == Some(2)
+            && shown.contains("header Authorization from the environment variable WEATHER_TOKEN")
+            && shown.contains("not set"),
+        &shown,
+    )?;
+
+    // A server that wants other credentials.
+    let refusing = FakeModel::start(|_| {
+        (
+            401,
+            json!({"jsonrpc": "2.0", "id": 0, "error": {"code": -32001, "message": "unauthorized"}}),
+        )
+    });
+    let suite = url_suite(dir.path(), &format!("{}/mcp", refusing.base_url))?;
+    let out = record(&suite, Some(URL_TOKEN))?;
+    let shown = text(&out);
+    check(
+        out.status.code() == Some(2)
+            && shown.contains("unauthorized")
+            && shown.contains("headers:")
+            && !shown.contains(URL_TOKEN),
+        &shown,
+    )?;
+    check(
+        model.received().is_empty(),
+        "no model request before the servers answer",
     )?;
     Ok(())
 }

@@ -100,6 +100,7 @@
 mod decode;
 mod paths;
 mod replay;
+mod server;
 
 pub use crate::yaml::Pos;
 pub use paths::{
@@ -108,6 +109,9 @@ pub use paths::{
 pub use replay::{
     PlannedCell, evaluate_cassette, grade_reliability, grade_run, grade_stability, grading_plan,
     stale_cassette_message,
+};
+pub use server::{
+    HeaderTemplate, HttpServer, ServerConfig, ServerTransport, StdioServer, is_env_name,
 };
 
 use crate::spec::{AgentSpec, Fault};
@@ -128,7 +132,7 @@ pub struct Suite {
     pub name: String,
     /// The stem of that name, which names the suite's cassette folder.
     pub stem: String,
-    /// How to launch each MCP server, in the order written (recording only).
+    /// How to start or reach each MCP server, in the order written (recording only).
     pub servers: Vec<ServerConfig>,
     /// The declared faults, in the order written.
     pub faults: Vec<Fault>,
@@ -137,25 +141,6 @@ pub struct Suite {
     pub roots: Vec<String>,
     /// The agents, one spec per (agent, model), in the order written.
     pub agents: Vec<AgentSpec>,
-}
-
-/// How to launch one MCP server over stdio (`servers:`); replay never launches anything.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ServerConfig {
-    /// The name agents list in their `servers:`.
-    pub name: String,
-    /// The program to run.
-    pub command: String,
-    /// Its arguments.
-    pub args: Vec<String>,
-    /// Names of environment variables passed through to it from the environment at record
-    /// time; their values are secrets, never written to a suite or a cassette.
-    pub env: Vec<String>,
-    /// Variables set to the values the suite writes (`env: {REGION: eu-west-1}`): plain
-    /// configuration, passed as written and never redacted.
-    pub env_values: Vec<(String, String)>,
-    /// Its working directory, relative to the suite file's folder.
-    pub cwd: Option<String>,
 }
 
 impl Suite {

@@ -7,7 +7,9 @@ use mcptest_core::spec::{
     AgentSpec, Expectation, Fault, FaultKind, FaultTarget, NarrativeGate, ParallelCalls,
     StabilityGate,
 };
-use mcptest_core::suite::{Suite, SuiteError, evaluate_cassette, resolve_cassette};
+use mcptest_core::suite::{
+    ServerTransport, Suite, SuiteError, evaluate_cassette, resolve_cassette,
+};
 use mcptest_core::trace::Cassette;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -274,9 +276,12 @@ agents:
     let suite = Suite::from_yaml_str("tests/suites/weather.yaml", text).unwrap();
     assert_eq!(suite.stem, "weather");
     assert_eq!(suite.servers[0].name, "weather");
-    assert_eq!(suite.servers[0].args, ["--stdio", "--units", "imperial"]);
-    assert_eq!(suite.servers[0].env, ["WEATHER_API_KEY"]);
-    assert_eq!(suite.servers[0].cwd.as_deref(), Some("servers/weather"));
+    let ServerTransport::Stdio(weather) = &suite.servers[0].transport else {
+        panic!("a `command:` server is started over stdio");
+    };
+    assert_eq!(weather.args, ["--stdio", "--units", "imperial"]);
+    assert_eq!(weather.env, ["WEATHER_API_KEY"]);
+    assert_eq!(weather.cwd.as_deref(), Some("servers/weather"));
     assert_eq!(suite.agents.len(), 2);
     assert_eq!(
         suite.agents[1].cassettes,
@@ -899,7 +904,9 @@ agents:
     servers: [a]
 ";
     let suite = Suite::from_yaml_str("s.yml", text).unwrap();
-    let s = &suite.servers[0];
+    let ServerTransport::Stdio(s) = &suite.servers[0].transport else {
+        panic!("a `command:` server is started over stdio");
+    };
     assert_eq!(s.env, ["A_TOKEN"]);
     assert_eq!(
         s.env_values,
@@ -952,5 +959,72 @@ fn a_reliability_block_decides_a_pass_rate() {
         7,
         7,
         &["add `min_pass_rate: 0.9`"],
+    );
+}
+
+/// A server reached by URL: `url:` and `headers:` whose values name environment variables;
+/// mixing it with `command:` keys, a non-HTTP URL or a literal header value is a load error
+/// located at the offending key or value.
+#[test]
+fn servers_by_url_take_headers_from_the_environment() {
+    let text = "\
+servers:
+  remote:
+    url: http://127.0.0.1:3001/mcp
+    headers:
+      Authorization: \"Bearer ${REMOTE_TOKEN}\"
+      X-Team: REMOTE_TEAM
+agents:
+  - name: x
+    model: m
+    servers: [remote]
+";
+    let suite = Suite::from_yaml_str("s.yml", text).unwrap();
+    let server = &suite.servers[0];
+    let ServerTransport::Http(http) = &server.transport else {
+        panic!("a `url:` server is reached over HTTP: {server:?}");
+    };
+    assert_eq!(http.url, "http://127.0.0.1:3001/mcp");
+    assert_eq!(server.endpoint(), "http://127.0.0.1:3001/mcp");
+    assert_eq!(server.secret_vars(), ["REMOTE_TOKEN", "REMOTE_TEAM"]);
+    let rendered: Vec<String> = http
+        .headers
+        .iter()
+        .map(|h| h.render(|v| Some(format!("<{v}>"))).unwrap())
+        .collect();
+    assert_eq!(rendered, ["Bearer <REMOTE_TOKEN>", "<REMOTE_TEAM>"]);
+
+    let err_of = |from: &str, to: &str| {
+        let bad = text.replace(from, to);
+        Suite::from_yaml_str("s.yml", &bad).unwrap_err()
+    };
+    let err = err_of("    headers:", "    command: remote-mcp\n    headers:");
+    assert!(err.to_string().contains("s.yml:3:5:"), "{err}");
+    assert!(
+        err.to_string().contains("has both `command:` and `url:`"),
+        "{err}"
+    );
+    let err = err_of("http://127.0.0.1:3001/mcp", "127.0.0.1:3001/mcp");
+    assert!(err.to_string().contains("s.yml:3:10:"), "{err}");
+    assert!(err.to_string().contains("is not an HTTP URL"), "{err}");
+    let err = err_of("X-Team: REMOTE_TEAM", "X-Team: blue team");
+    assert!(err.to_string().contains("s.yml:6:15:"), "{err}");
+    assert!(
+        err.to_string().contains("names no environment variable"),
+        "{err}"
+    );
+    let err = err_of("    headers:", "    env: [A]\n    headers:");
+    assert!(
+        err.to_string()
+            .contains("`env:` is for a server started by `command:`"),
+        "{err}"
+    );
+    let err = err_of("X-Team:", "authorization:");
+    assert!(err.to_string().contains("duplicate header"), "{err}");
+    let err = err_of("    url: http://127.0.0.1:3001/mcp\n", "    command: x\n");
+    assert!(
+        err.to_string()
+            .contains("`headers:` is for a server reached by `url:`"),
+        "{err}"
     );
 }

@@ -125,6 +125,9 @@
 //! * [`Mock::start`] runs it in-process on the current tokio runtime and hands back the
 //!   client's end of an in-memory stream; [`InProcessMock::shutdown`] stops it.
 //! * [`MockCommand::spawn`] runs it as a child process; [`ChildMock::shutdown`] stops it.
+//! * With the feature `http`, `Mock::start_http` serves Streamable HTTP at `http://ADDR/mcp`
+//!   on the current tokio runtime (what `mcptest mock --http ADDR` does): any number of
+//!   clients, sharing one set of call counters.
 //!
 //! ```no_run
 //! use mcptest_mock::{Fault, Mock};
@@ -149,13 +152,17 @@
 //! ## Limitations
 //!
 //! * Answers are static: a result cannot quote the arguments it answers.
-//! * One session per server: the mock speaks stdio, not HTTP.
+//! * Over stdio, one session per process. Over HTTP, every client shares the call counters,
+//!   and a `reply-after-cancel` answer is not delivered (the transport drops the answer to a
+//!   request its client cancelled); the fault still ignores the cancellation.
 //! * A line that is not JSON gets no answer (rmcp ignores it, as the other official SDKs do),
 //!   and a message longer than 16 MiB is discarded unanswered.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod fault;
+#[cfg(feature = "http")]
+mod http;
 mod lines;
 mod load;
 mod log;
@@ -173,9 +180,13 @@ pub mod fuzzing {
 }
 
 pub use fault::{Fault, FaultParseError};
+#[cfg(feature = "http")]
+pub use http::{HttpMock, MCP_PATH};
 pub use load::{LoadError, MAX_TOOLS_FILE_BYTES, Problem};
 pub use log::LogLevel;
 pub use mcptest_core::yaml::Pos;
+#[cfg(feature = "http")]
+pub use mock::run_http;
 pub use mock::{ChildMock, InProcessMock, Mock, MockCommand, MockError, run};
 pub use tools::{
     Annotations, Answer, Resource, ServerInfo, Tool, ToolResult, ToolsFile, UnknownTool,

@@ -32,6 +32,8 @@ pub enum MockError {
     Refused(String),
     /// The server task ended abnormally.
     Task(String),
+    /// The HTTP address could not be listened on (in use, not an address, not permitted).
+    Bind(String),
 }
 
 impl fmt::Display for MockError {
@@ -41,6 +43,11 @@ impl fmt::Display for MockError {
             MockError::Runtime(e) => write!(f, "cannot run the mock: {e}"),
             MockError::Refused(e) => write!(f, "the client's session was refused: {e}"),
             MockError::Task(e) => write!(f, "the mock's server task failed: {e}"),
+            MockError::Bind(e) => write!(
+                f,
+                "cannot listen on {e}; give `--http` a free address such as 127.0.0.1:8931 \
+                 (port 0 picks one)"
+            ),
         }
     }
 }
@@ -117,14 +124,19 @@ impl Mock {
         &self.file
     }
 
-    fn session(&self, stop: CancellationToken) -> Result<Arc<Session>, MockError> {
+    #[cfg(feature = "http")]
+    pub(crate) fn log_level(&self) -> LogLevel {
+        self.log
+    }
+
+    pub(crate) fn session(&self, stop: CancellationToken) -> Result<Arc<Session>, MockError> {
         let faults = Faults::new(self.fault, self.tool_faults.clone());
         Session::new(self.file.clone(), faults, self.log, stop)
             .map(Arc::new)
             .map_err(MockError::Task)
     }
 
-    fn announce(&self, on: &str) {
+    pub(crate) fn announce(&self, on: &str) {
         let n = self.file.tools.len();
         let mut faults = format!("fault {}", self.fault);
         for (tool, fault) in &self.tool_faults {
@@ -412,6 +424,27 @@ pub fn run(tools_from: &Path, fault: Fault, log_level: LogLevel) -> u8 {
         }
     };
     match mock.serve_stdio() {
+        Ok(()) => 0,
+        Err(e) => {
+            eprint_error(&format!("error: {e}"));
+            2
+        }
+    }
+}
+
+/// Serves the tools file at `tools_from` over Streamable HTTP on `addr` with `fault` until the
+/// process is interrupted, and returns the exit code: 0 after an interrupt, 2 when the tools
+/// file does not load or the address cannot be listened on. This is `mcptest mock --http`.
+#[cfg(feature = "http")]
+pub fn run_http(tools_from: &Path, fault: Fault, log_level: LogLevel, addr: &str) -> u8 {
+    let mock = match Mock::from_file(tools_from) {
+        Ok(m) => m.fault(fault).log(log_level),
+        Err(e) => {
+            eprint_error(&format!("{e}"));
+            return 2;
+        }
+    };
+    match mock.serve_http(addr) {
         Ok(()) => 0,
         Err(e) => {
             eprint_error(&format!("error: {e}"));

@@ -670,3 +670,43 @@ where
     on_shutdown.abort();
     ended
 }
+
+/// The Streamable HTTP service of one mock server: every client session and request is served
+/// by the same session state (call counters, faults), which `stop` ends.
+#[cfg(feature = "http")]
+pub(crate) struct HttpService(
+    rmcp::transport::StreamableHttpService<
+        Handler,
+        rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
+    >,
+);
+
+#[cfg(feature = "http")]
+impl HttpService {
+    /// Serves `session` over Streamable HTTP, accepting loopback `Host` values only unless
+    /// `any_host` (a server bound to a non-loopback address).
+    pub fn new(session: Arc<Session>, any_host: bool) -> HttpService {
+        use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+        let stop = session.stop.clone();
+        session.started.store(true, Ordering::SeqCst);
+        let mut config = StreamableHttpServerConfig::default();
+        config.cancellation_token = stop.child_token();
+        if any_host {
+            config.allowed_hosts.clear();
+        }
+        HttpService(rmcp::transport::StreamableHttpService::new(
+            move || Ok(Handler(session.clone())),
+            Arc::default(),
+            config,
+        ))
+    }
+
+    /// Answers one HTTP request.
+    pub async fn handle(
+        &self,
+        request: http::Request<hyper::body::Incoming>,
+    ) -> http::Response<http_body_util::combinators::BoxBody<bytes::Bytes, std::convert::Infallible>>
+    {
+        self.0.handle(request).await
+    }
+}

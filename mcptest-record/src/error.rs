@@ -55,6 +55,24 @@ pub enum RecordError {
         /// The end of what the server wrote to standard error.
         stderr: String,
     },
+    /// A header of a server reached by URL names an environment variable that is not set.
+    MissingHeaderEnv {
+        /// The server.
+        server: String,
+        /// The header.
+        header: String,
+        /// The variable.
+        var: String,
+    },
+    /// A server reached by URL did not answer, or did not complete the MCP handshake.
+    ServerConnect {
+        /// The server.
+        server: String,
+        /// Its URL.
+        url: String,
+        /// What went wrong.
+        error: String,
+    },
     /// `tools/list` failed.
     ListTools {
         /// The server.
@@ -158,6 +176,46 @@ impl fmt::Display for RecordError {
                     }
                 }
                 Ok(())
+            }
+            RecordError::MissingHeaderEnv {
+                server,
+                header,
+                var,
+            } => write!(
+                f,
+                "server `{server}` sends the header {header} from the environment variable {var} \
+                 (servers.{server}.headers), and it is not set; export it, or remove the header"
+            ),
+            RecordError::ServerConnect { server, url, error } => {
+                write!(f, "server `{server}` at {url} ")?;
+                let lower = error.to_ascii_lowercase();
+                if lower.contains("auth required") || lower.contains("401") {
+                    write!(
+                        f,
+                        "refused the recorder as unauthorized ({error}); give it credentials \
+                         with `headers:`, for example `Authorization: \"Bearer ${{TOKEN}}\"` \
+                         (servers.{server}.headers)"
+                    )
+                } else if lower.contains("insufficient scope") || lower.contains("403") {
+                    write!(
+                        f,
+                        "refused the recorder's credentials ({error}); check the token in \
+                         `headers:` has the access the server needs (servers.{server}.headers)"
+                    )
+                } else if lower.contains("connect") || lower.contains("refused") {
+                    write!(
+                        f,
+                        "does not answer ({error}); start the server, or check `url:` \
+                         (servers.{server}.url)"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "did not complete the MCP handshake over Streamable HTTP ({error}); \
+                         check `url:` is the server's MCP endpoint (often ending in `/mcp`) \
+                         (servers.{server}.url)"
+                    )
+                }
             }
             RecordError::ListTools { server, error } => write!(
                 f,

@@ -1,4 +1,5 @@
-//! The MCP client: each of an agent's servers as a child process over stdio, on rmcp.
+//! The MCP client: each of an agent's servers as a child process over stdio, or reached by
+//! URL over Streamable HTTP, on rmcp.
 //!
 //! This is the only module that names rmcp (pinned to one exact version in the workspace):
 //! everything leaves it as JSON. A server's environment is cleared and rebuilt from a few
@@ -11,16 +12,21 @@
 #![allow(deprecated)]
 
 use crate::error::RecordError;
-use mcptest_core::suite::ServerConfig;
+use http::{HeaderName, HeaderValue};
+use mcptest_core::suite::{HttpServer, ServerConfig, ServerTransport, StdioServer};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ClientCapabilities, CreateMessageRequestParams,
     CreateMessageResult, ElicitRequestParams, ElicitResult, ErrorData, Implementation,
     InitializeRequestParams, ListRootsResult, Root, RootsCapabilities,
 };
 use rmcp::service::{RequestContext, RoleClient, RunningService};
-use rmcp::transport::TokioChildProcess;
+use rmcp::transport::streamable_http_client::{
+    StreamableHttpClientTransportConfig, StreamableHttpError,
+};
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, ServiceExt};
 use serde_json::{Map, Value};
+use std::collections::HashMap;
 use std::path::Path;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
@@ -56,10 +62,29 @@ pub const BASE_ENV: &[&str] = &[
 /// How long a server has to answer `initialize` and `tools/list`.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// An error and its sources, joined: rmcp's handshake errors wrap the transport's, which says
+/// what actually happened (a refused connection, a 401).
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let text = s.to_string();
+        if !out.contains(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+        source = s.source();
+    }
+    out
+}
+
 /// Keep this much of a server's standard error.
 const STDERR_KEEP: usize = 4096;
 
 type Client = RunningService<RoleClient, RecordingClient>;
+
+/// The Streamable HTTP transport's error, with reqwest as its client.
+type HttpError = StreamableHttpError<reqwest::Error>;
 
 /// The client the recorder is to one server. It declares the suite's `roots:` (and answers
 /// `roots/list` with them); it refuses `sampling/createMessage` and `elicitation/create` with
@@ -272,13 +297,105 @@ impl McpServers {
         Ok((servers, listed))
     }
 
+    /// Starts or reaches one server and completes the MCP handshake.
     fn spawn(&self, config: &ServerConfig, suite_dir: &Path) -> Result<Server, RecordError> {
-        let command_line = std::iter::once(config.command.as_str())
-            .chain(config.args.iter().map(String::as_str))
-            .collect::<Vec<_>>()
-            .join(" ");
+        match &config.transport {
+            ServerTransport::Stdio(stdio) => self.spawn_stdio(&config.name, stdio, suite_dir),
+            ServerTransport::Http(http) => self.connect_http(&config.name, http),
+        }
+    }
+
+    /// The client the recorder is to the server `name`.
+    fn client_for(&self, name: &str) -> RecordingClient {
+        let mut capabilities = ClientCapabilities::default();
+        if !self.roots.is_empty() {
+            let mut roots = RootsCapabilities::default();
+            roots.list_changed = Some(false);
+            capabilities.roots = Some(roots);
+        }
+        RecordingClient {
+            info: InitializeRequestParams::new(
+                capabilities,
+                Implementation::new("mcptest", env!("CARGO_PKG_VERSION")),
+            ),
+            server: name.to_string(),
+            roots: self.roots.clone(),
+            requests: self.client_requests.clone(),
+        }
+    }
+
+    /// Reaches a server by URL over Streamable HTTP, its headers built from the environment.
+    fn connect_http(&self, name: &str, http: &HttpServer) -> Result<Server, RecordError> {
+        let connect_error = |error: String| RecordError::ServerConnect {
+            server: name.to_string(),
+            url: http.url.clone(),
+            error,
+        };
+        let mut headers = HashMap::new();
+        for template in &http.headers {
+            let value = template
+                .render(|var| std::env::var(var).ok())
+                .map_err(|var| RecordError::MissingHeaderEnv {
+                    server: name.to_string(),
+                    header: template.name.clone(),
+                    var,
+                })?;
+            let header_name = HeaderName::from_bytes(template.name.as_bytes())
+                .map_err(|e| connect_error(format!("header `{}`: {e}", template.name)))?;
+            let mut header_value = HeaderValue::from_str(&value).map_err(|_| {
+                connect_error(format!(
+                    "the value of header `{}` holds a character no header may (a line break?)",
+                    template.name
+                ))
+            })?;
+            header_value.set_sensitive(true);
+            headers.insert(header_name, header_value);
+        }
+        // reqwest is built without a TLS provider of its own: use the ring provider ureq
+        // uses too. Installing it a second time is a no-op.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let mut transport_config = StreamableHttpClientTransportConfig::with_uri(http.url.as_str())
+            .custom_headers(headers);
+        transport_config.reinit_on_expired_session = false;
+        let _guard = self.runtime.enter();
+        let transport = StreamableHttpClientTransport::from_config(transport_config);
+        let client_config = self.client_for(name);
+        let handshake = self.runtime.block_on(async {
+            tokio::time::timeout(HANDSHAKE_TIMEOUT, client_config.serve(transport)).await
+        });
+        match handshake {
+            Ok(Ok(client)) => Ok(Server {
+                name: name.to_string(),
+                client,
+                stderr: Arc::default(),
+            }),
+            Ok(Err(rmcp::service::ClientInitializeError::TransportError { error, context })) => {
+                // The transport's own error says what happened (a refused connection, a
+                // status); rmcp's wrapper names only its types.
+                let inner = error.error.as_ref();
+                let what = match inner.downcast_ref::<HttpError>() {
+                    Some(StreamableHttpError::Client(e)) => error_chain(e),
+                    _ => error_chain(inner),
+                };
+                Err(connect_error(format!("{what}, on {context}")))
+            }
+            Ok(Err(e)) => Err(connect_error(error_chain(&e))),
+            Err(_) => Err(connect_error(format!(
+                "no answer to `initialize` within {} s",
+                HANDSHAKE_TIMEOUT.as_secs()
+            ))),
+        }
+    }
+
+    fn spawn_stdio(
+        &self,
+        name: &str,
+        config: &StdioServer,
+        suite_dir: &Path,
+    ) -> Result<Server, RecordError> {
+        let command_line = config.command_line();
         let start_error = |error: String, stderr: String| RecordError::ServerStart {
-            server: config.name.clone(),
+            server: name.to_string(),
             command: command_line.clone(),
             error,
             stderr,
@@ -297,7 +414,7 @@ impl McpServers {
                 }
                 None => {
                     return Err(RecordError::MissingEnv {
-                        server: config.name.clone(),
+                        server: name.to_string(),
                         var: var.clone(),
                     });
                 }
@@ -335,21 +452,7 @@ impl McpServers {
                 }
             });
         }
-        let mut capabilities = ClientCapabilities::default();
-        if !self.roots.is_empty() {
-            let mut roots = RootsCapabilities::default();
-            roots.list_changed = Some(false);
-            capabilities.roots = Some(roots);
-        }
-        let client_config = RecordingClient {
-            info: InitializeRequestParams::new(
-                capabilities,
-                Implementation::new("mcptest", env!("CARGO_PKG_VERSION")),
-            ),
-            server: config.name.clone(),
-            roots: self.roots.clone(),
-            requests: self.client_requests.clone(),
-        };
+        let client_config = self.client_for(name);
         let handshake = self.runtime.block_on(async {
             tokio::time::timeout(HANDSHAKE_TIMEOUT, client_config.serve(transport)).await
         });
@@ -360,7 +463,7 @@ impl McpServers {
         };
         match handshake {
             Ok(Ok(client)) => Ok(Server {
-                name: config.name.clone(),
+                name: name.to_string(),
                 client,
                 stderr,
             }),

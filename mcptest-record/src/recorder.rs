@@ -59,7 +59,7 @@ impl RecordOptions {
 }
 
 /// The secret values a recording of `suite` must not write: the API key, the values of every
-/// environment variable a `servers:` entry passes through, and the value of every variable in
+/// environment variable a `servers:` entry passes through or builds a header from, and the value of every variable in
 /// the environment whose name says it is a credential ([`is_secret_name`]).
 pub fn secrets_from_env(suite: &Suite, provider: &ProviderConfig) -> Vec<SecretValue> {
     let mut out = Vec::new();
@@ -67,9 +67,9 @@ pub fn secrets_from_env(suite: &Suite, provider: &ProviderConfig) -> Vec<SecretV
         out.push(SecretValue::new(provider.key_var.clone(), k.clone()));
     }
     for s in &suite.servers {
-        for var in &s.env {
+        for var in s.secret_vars() {
             if let Ok(v) = std::env::var(var) {
-                out.push(SecretValue::new(var.clone(), v));
+                out.push(SecretValue::new(var.to_string(), v));
             }
         }
     }

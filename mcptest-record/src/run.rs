@@ -19,7 +19,7 @@ use mcptest_core::request::{
     server_instructions, system_prompt,
 };
 use mcptest_core::spec::{AgentSpec, Fault, FaultKind, ParallelCalls};
-use mcptest_core::suite::ServerConfig;
+use mcptest_core::suite::{ServerConfig, ServerTransport};
 use mcptest_core::trace::{
     Conversation, ConversationTrace, Run, Tokens, ToolCall, ToolResult, Turn, split_wire_name,
 };
@@ -691,16 +691,7 @@ fn assemble(
             setup
                 .servers
                 .iter()
-                .map(|s| {
-                    (
-                        s.name.clone(),
-                        json!({"command": s.command, "args": s.args, "env": s.env,
-                               "env_values": s.env_values.iter()
-                                   .map(|(k, v)| (k.clone(), Value::String(v.clone())))
-                                   .collect::<serde_json::Map<String, Value>>(),
-                               "cwd": s.cwd}),
-                    )
-                })
+                .map(|s| (s.name.clone(), server_meta(s)))
                 .collect(),
         ),
     );
@@ -727,6 +718,26 @@ fn assemble(
         exchanges,
         meta,
         extra,
+    }
+}
+
+/// How a server was started or reached, for the cassette's `meta.server_commands`: never a
+/// secret (header templates name their variables; list-form `env:` names only).
+fn server_meta(server: &ServerConfig) -> Value {
+    match &server.transport {
+        ServerTransport::Stdio(s) => json!({
+            "command": s.command,
+            "args": s.args,
+            "env": s.env,
+            "env_values": s.env_values.iter()
+                .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+                .collect::<serde_json::Map<String, Value>>(),
+            "cwd": s.cwd,
+        }),
+        ServerTransport::Http(h) => json!({
+            "url": h.url,
+            "headers": h.headers.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+        }),
     }
 }
 

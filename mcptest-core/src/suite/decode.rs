@@ -7,7 +7,10 @@
 //! at the right line and column.
 
 use super::paths::{default_cassette, slug};
-use super::{MAX_DEPTH, MAX_SUITE_BYTES, Problem, ServerConfig};
+use super::{
+    HeaderTemplate, HttpServer, MAX_DEPTH, MAX_SUITE_BYTES, Problem, ServerConfig, ServerTransport,
+    StdioServer, is_env_name,
+};
 use crate::eval::{ExpectedArgs, ExpectedCall, ExpectedTrace, GoldenPath, MatchMode};
 use crate::eval::{RecoveryBudget, TrajectoryAxes};
 use crate::matchers::{MATCHER_KEYS, Matcher, ModelGradedKind};
@@ -51,7 +54,7 @@ fn syntax_message(reason: Reason) -> String {
 }
 
 pub(crate) const SUITE_KEYS: &[&str] = &["servers", "faults", "system", "roots", "agents"];
-pub(crate) const SERVER_KEYS: &[&str] = &["command", "args", "env", "cwd"];
+pub(crate) const SERVER_KEYS: &[&str] = &["command", "args", "env", "cwd", "url", "headers"];
 pub(crate) const FAULT_KEYS: &[&str] = &["name", "target", "kind", "delay_ms", "failures"];
 pub(crate) const AGENT_KEYS: &[&str] = &[
     "name",
@@ -574,34 +577,144 @@ impl<'t> Decoder<'t> {
             let Some(f) = self.fields(v, &path, &what, SERVER_KEYS, false) else {
                 continue;
             };
-            let command = self
-                .required(&f, &path, "command", &what, "command: weather-mcp")
-                .and_then(|n| self.nonempty_string(n, &join(&path, "command")));
-            let args = match self.field(&f, &path, "args") {
-                Some(n) => self
-                    .string_list(n, &join(&path, "args"), "args: [--stdio]")
-                    .unwrap_or_default(),
-                None => vec![],
+            let transport = match (f.get("command"), f.get("url")) {
+                (Some(_), Some((url_key, _))) => {
+                    self.problem(
+                        url_key.pos,
+                        &join(&path, "url"),
+                        format!(
+                            "{what} has both `command:` and `url:`; a server is started over \
+                             stdio (`command:`) or reached over Streamable HTTP (`url:`), keep one"
+                        ),
+                    );
+                    None
+                }
+                (None, Some(_)) => self.http_server(&f, &path, &what),
+                _ => self.stdio_server(&f, &path, &what),
             };
-            let (env, env_values) = match self.field(&f, &path, "env") {
-                Some(n) => self.env(n, &join(&path, "env")),
-                None => (vec![], vec![]),
-            };
-            let cwd = self
-                .field(&f, &path, "cwd")
-                .and_then(|n| self.nonempty_string(n, &join(&path, "cwd")));
-            if let Some(command) = command {
-                out.push(ServerConfig {
-                    name,
-                    command,
-                    args,
-                    env,
-                    env_values,
-                    cwd,
-                });
+            if let Some(transport) = transport {
+                out.push(ServerConfig { name, transport });
             }
         }
         out
+    }
+
+    fn stdio_server(&mut self, f: &Fields, path: &str, what: &str) -> Option<ServerTransport> {
+        for key in ["headers"] {
+            if let Some((k, _)) = f.get(key) {
+                self.problem(
+                    k.pos,
+                    &join(path, key),
+                    format!(
+                        "`{key}:` is for a server reached by `url:`; {what} is started by \
+                         `command:` (give it variables with `env:`)"
+                    ),
+                );
+            }
+        }
+        let command = self
+            .required(f, path, "command", what, "command: weather-mcp")
+            .and_then(|n| self.nonempty_string(n, &join(path, "command")));
+        let args = match self.field(f, path, "args") {
+            Some(n) => self
+                .string_list(n, &join(path, "args"), "args: [--stdio]")
+                .unwrap_or_default(),
+            None => vec![],
+        };
+        let (env, env_values) = match self.field(f, path, "env") {
+            Some(n) => self.env(n, &join(path, "env")),
+            None => (vec![], vec![]),
+        };
+        let cwd = self
+            .field(f, path, "cwd")
+            .and_then(|n| self.nonempty_string(n, &join(path, "cwd")));
+        Some(ServerTransport::Stdio(StdioServer {
+            command: command?,
+            args,
+            env,
+            env_values,
+            cwd,
+        }))
+    }
+
+    fn http_server(&mut self, f: &Fields, path: &str, what: &str) -> Option<ServerTransport> {
+        for key in ["args", "env", "cwd"] {
+            if let Some((k, _)) = f.get(key) {
+                self.problem(
+                    k.pos,
+                    &join(path, key),
+                    format!(
+                        "`{key}:` is for a server started by `command:`; {what} is reached by \
+                         `url:` (send credentials with `headers:`)"
+                    ),
+                );
+            }
+        }
+        let url_node = self.field(f, path, "url")?;
+        let url = self.nonempty_string(url_node, &join(path, "url"))?;
+        let scheme_ok = ["http://", "https://"]
+            .iter()
+            .any(|p| url.len() > p.len() && url[..p.len()].eq_ignore_ascii_case(p));
+        if !scheme_ok || url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            self.problem(
+                url_node.pos,
+                &join(path, "url"),
+                format!(
+                    "`{url}` is not an HTTP URL; write the server's MCP endpoint, for example \
+                     `url: https://mcp.example.com/mcp` (servers run as a program take \
+                     `command:` instead)"
+                ),
+            );
+            return None;
+        }
+        let mut headers: Vec<HeaderTemplate> = Vec::new();
+        let mut ok = true;
+        if let Some(node) = self.field(f, path, "headers") {
+            let hpath = join(path, "headers");
+            match &node.kind {
+                Kind::Map(entries) => {
+                    for (k, v) in entries {
+                        let Some(name) = self.nonempty_string(k, &hpath) else {
+                            ok = false;
+                            continue;
+                        };
+                        let p = join(&hpath, &name);
+                        self.spans.insert(p.clone(), v.pos);
+                        if headers.iter().any(|h| h.name.eq_ignore_ascii_case(&name)) {
+                            self.problem(
+                                k.pos,
+                                &p,
+                                format!("duplicate header `{name}`; keep one of them"),
+                            );
+                            ok = false;
+                            continue;
+                        }
+                        let Some(value) = self.nonempty_string(v, &p) else {
+                            ok = false;
+                            continue;
+                        };
+                        match HeaderTemplate::parse(&name, &value) {
+                            Ok(t) => headers.push(t),
+                            Err(message) => {
+                                self.problem(v.pos, &p, message);
+                                ok = false;
+                            }
+                        }
+                    }
+                }
+                Kind::Null => {}
+                _ => {
+                    self.wrong_type(
+                        node,
+                        &hpath,
+                        "a map from header name to the environment variable that holds its value",
+                        "write `headers: {Authorization: \"Bearer ${MCP_TOKEN}\"}`",
+                    );
+                    ok = false;
+                }
+            }
+        }
+        ok.then_some(ServerTransport::Http(HttpServer { url, headers }))
     }
 
     /// `env:` as a list of names passed through (secrets), or a map whose entries with a
@@ -640,11 +753,7 @@ impl<'t> Decoder<'t> {
     }
 
     fn env_name_ok(&mut self, name: &str, pos: Pos, path: &str) -> bool {
-        let valid = name
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        let valid = is_env_name(name);
         if !valid {
             self.problem(
                 pos,
