@@ -28,6 +28,12 @@ fi
 step "Python MCP SDK for the mock's interop tests"
 mcptest-mock/tests/python/setup-venv.sh
 
+# The recording and proxy tests drive the reference "everything" MCP server and the official
+# TypeScript SDK client, pinned by mcptest-cli/tests/node/package-lock.json: install them into
+# target/npm-ref when missing.
+step "npm reference servers for the recording and proxy tests"
+mcptest-cli/tests/node/setup-npm.sh
+
 step "cargo test (unit, integration, property tests, benchmark smoke runs)"
 cargo test --workspace --all-targets --no-fail-fast
 

@@ -235,3 +235,77 @@ fn an_injected_hang_holds_back_the_targeted_tool_only() {
     );
     assert_eq!(run["trace"]["tool_results"][0]["isError"], true);
 }
+
+/// The official TypeScript SDK's client talks to the reference "everything" server (both
+/// pinned from npm) through `mcptest proxy -- node everything stdio`; the session becomes a run
+/// that a strict trajectory suite grades with exit 0.
+#[test]
+fn the_typescript_sdk_through_the_proxy_to_the_everything_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let cassette = dir.path().join("cassettes/everything.json");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/node/proxy_client.cjs");
+    let out = std::process::Command::new("node")
+        .arg(script)
+        .arg(record_support::npm_ref_dir())
+        .arg(env!("CARGO_BIN_EXE_mcptest"))
+        .arg(&cassette)
+        .output()
+        .expect("node runs (Node.js 20 or newer on PATH)");
+    let shown = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{shown}");
+    let seen: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(
+        seen[0]["tools"]
+            .as_array()
+            .is_some_and(|t| t.contains(&Value::from("get-sum"))),
+        "{shown}"
+    );
+    assert_eq!(seen[2]["text"], "The sum of 2 and 3 is 5.", "{shown}");
+
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&cassette).unwrap()).unwrap();
+    let run = &doc["runs"][0];
+    let calls = run["trace"]["tool_calls"].as_array().unwrap();
+    assert_eq!(calls.len(), 2, "{run}");
+    assert_eq!(calls[0]["server"], "everything");
+    assert_eq!(
+        run["trace"]["tool_results"][0]["content"][0]["text"],
+        "Echo: hello from the TypeScript SDK"
+    );
+    assert_eq!(
+        run["meta"]["server_info"]["everything"]["serverInfo"]["name"], "mcp-servers/everything",
+        "{}",
+        run["meta"]
+    );
+
+    let suite = dir.path().join("suite.yml");
+    let echo = "- {name: echo, args: {exact: {message: hello from the TypeScript SDK}}}";
+    let sum = "- {name: get-sum, args: {exact: {a: 2, b: 3}}}";
+    let strict = |first: &str, second: &str| {
+        format!(
+            "agents:\n  - name: ts client\n    model: any\n    cassette: cassettes/everything.json\n    \
+             trajectory:\n      mode: strict\n      calls:\n        {first}\n        {second}\n"
+        )
+    };
+    std::fs::write(&suite, strict(echo, sum)).unwrap();
+    Command::cargo_bin("mcptest")
+        .unwrap()
+        .args(["run", "--config"])
+        .arg(&suite)
+        .assert()
+        .code(0);
+    // The same suite with the calls swapped fails: the grade reads the recorded order.
+    std::fs::write(&suite, strict(sum, echo)).unwrap();
+    Command::cargo_bin("mcptest")
+        .unwrap()
+        .args(["run", "--config"])
+        .arg(&suite)
+        .assert()
+        .code(1);
+}

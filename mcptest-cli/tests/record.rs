@@ -11,7 +11,7 @@ use libtest_mimic::{Arguments, Failed, Trial};
 use mcptest_core::request::{check_cassette, expected_first_request, request_fingerprint};
 use mcptest_core::suite::Suite;
 use mcptest_core::trace::Cassette;
-use record_support::{FakeModel, messages};
+use record_support::{FakeModel, everything_server, messages};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -54,6 +54,10 @@ fn main() -> std::process::ExitCode {
             url_server_e2e,
         ),
         Trial::test("server_by_url_errors_say_what_to_do", url_server_errors),
+        Trial::test(
+            "the_everything_reference_server_by_url_records_and_replays",
+            everything_by_url_e2e,
+        ),
         Trial::test("lint_catches_planted_secrets", lint_catches_planted_secrets),
         Trial::test("recording_errors_say_what_to_do", recording_errors),
     ];
@@ -1242,5 +1246,137 @@ fn url_server_errors() -> Result<(), Failed> {
         model.received().is_empty(),
         "no model request before the servers answer",
     )?;
+    Ok(())
+}
+
+/// The reference "everything" server (pinned from npm), started in its Streamable HTTP mode.
+struct EverythingHttp {
+    child: std::process::Child,
+    url: String,
+}
+
+impl EverythingHttp {
+    fn start() -> Result<EverythingHttp, Failed> {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")?
+            .local_addr()?
+            .port();
+        let child = std::process::Command::new("node")
+            .arg(everything_server())
+            .arg("streamableHttp")
+            .env("PORT", port.to_string())
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .map_err(|e| format!("node (Node.js 20 or newer on PATH): {e}"))?;
+        let server = EverythingHttp {
+            child,
+            url: format!("http://127.0.0.1:{port}/mcp"),
+        };
+        let started = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            if started.elapsed().as_secs() > 20 {
+                return Err("the everything server did not listen within 20 s".into());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        Ok(server)
+    }
+}
+
+impl Drop for EverythingHttp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn everything_script(body: &Value) -> (u16, Value) {
+    match messages(body).len() {
+        1 => (
+            200,
+            json!({
+                "id": "msg_1", "type": "message", "role": "assistant", "model": body["model"],
+                "content": [
+                    {"type": "tool_use", "id": "toolu_1", "name": "everything__echo",
+                     "input": {"message": "over HTTP"}},
+                    {"type": "tool_use", "id": "toolu_2", "name": "everything__get-sum",
+                     "input": {"a": 2, "b": 3}}
+                ],
+                "stop_reason": "tool_use",
+                "usage": {"input_tokens": 100, "output_tokens": 20}
+            }),
+        ),
+        3 => (
+            200,
+            json!({
+                "id": "msg_2", "type": "message", "role": "assistant",
+                "content": [{"type": "text", "text": "The server echoed it and the sum is 5."}],
+                "stop_reason": "end_turn",
+                "usage": {"input_tokens": 150, "output_tokens": 10}
+            }),
+        ),
+        n => bad_request(&format!("unexpected conversation of {n} messages")),
+    }
+}
+
+fn everything_by_url_e2e() -> Result<(), Failed> {
+    let dir = tempfile::tempdir()?;
+    let server = EverythingHttp::start()?;
+    let suite_path = dir.path().join("everything.yml");
+    std::fs::write(
+        &suite_path,
+        format!(
+            "servers:\n  everything:\n    url: {}\nagents:\n  - name: echo and sum\n    \
+             model: claude-test-1\n    servers: [everything]\n    prompt: Echo a word, then add 2 and 3.\n    \
+             trajectory:\n      mode: strict\n      calls:\n        \
+             - {{name: echo, args: {{exact: {{message: over HTTP}}}}}}\n        \
+             - {{name: get-sum, args: {{exact: {{a: 2, b: 3}}}}}}\n    expect:\n      \
+             - target: tool_results[1].content[0].text\n        matcher: {{regex: \"is 5\\\\.$\"}}\n",
+            server.url
+        ),
+    )?;
+    let model = FakeModel::start(everything_script);
+    let out = mcptest()
+        .args(["run", "--record", "--config"])
+        .arg(&suite_path)
+        .env("ANTHROPIC_BASE_URL", &model.base_url)
+        .env("ANTHROPIC_API_KEY", API_KEY)
+        .output()?;
+    check(out.status.code() == Some(0), text(&out))?;
+    let received = model.received();
+    let first = &received.first().ok_or("no model request")?.body;
+    check(
+        first["system"].to_string().contains("Everything Server"),
+        format!(
+            "the server's instructions reach the model: {}",
+            first["system"]
+        ),
+    )?;
+    check(
+        first["tools"]
+            .as_array()
+            .is_some_and(|t| t.iter().any(|t| t["name"] == "everything__get-sum")),
+        "the server's tools reach the model",
+    )?;
+    let (_, value, cassette) = read_cassette(
+        &dir.path()
+            .join("cassettes/everything/echo-and-sum/claude-test-1.json"),
+    )?;
+    let results = &value["runs"][0]["trace"]["tool_results"];
+    check(
+        results[0]["content"][0]["text"] == "Echo: over HTTP"
+            && results[1]["content"][0]["text"] == "The sum of 2 and 3 is 5.",
+        format!("results: {results}"),
+    )?;
+    check(cassette.runs.len() == 1, "one run")?;
+
+    // Replay with the server gone: exit 0.
+    drop(server);
+    let out = mcptest()
+        .args(["run", "--config"])
+        .arg(&suite_path)
+        .output()?;
+    check(out.status.code() == Some(0), text(&out))?;
     Ok(())
 }

@@ -145,7 +145,8 @@ impl fmt::Display for RecordError {
                     f,
                     "agent {agent:?} uses server `{server}`, and the suite's `servers:` block does \
                      not say how to start it; add\n  servers:\n    {server}:\n      command: \
-                     <program>\n      args: [...]"
+                     <program>\n      args: [...]\n(or `url: https://...` for a server reached \
+                     over Streamable HTTP)"
                 )?;
                 if !declared.is_empty() {
                     write!(f, "\n(the suite declares: {})", declared.join(", "))?;

@@ -155,3 +155,28 @@ pub fn sdk_python() -> std::path::PathBuf {
     );
     python
 }
+
+/// The folder holding the pinned npm packages the tests drive (the reference "everything" MCP
+/// server and the official TypeScript SDK): `target/npm-ref` (made by
+/// `mcptest-cli/tests/node/setup-npm.sh`, which the test script runs), or `$MCPTEST_NPM_DIR`.
+/// Missing, it panics and says how to make it.
+pub fn npm_ref_dir() -> std::path::PathBuf {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dir = std::env::var_os("MCPTEST_NPM_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| root.join("target/npm-ref"));
+    assert!(
+        dir.join("node_modules/@modelcontextprotocol/server-everything")
+            .exists(),
+        "the pinned npm reference servers are not installed in {}: run \
+         `mcptest-cli/tests/node/setup-npm.sh` (it installs them from the lock file beside it), \
+         or point MCPTEST_NPM_DIR at a folder where it did",
+        dir.display()
+    );
+    dir
+}
+
+/// The reference "everything" server's entry point in [`npm_ref_dir`].
+pub fn everything_server() -> std::path::PathBuf {
+    npm_ref_dir().join("node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+}
