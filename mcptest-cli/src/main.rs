@@ -140,21 +140,27 @@ enum Command {
         Exit codes: 0 the client ended the session (or the HTTP server was interrupted), 2 the\n\
         tools file does not load or the address cannot be listened on.")]
     Mock(MockArgs),
-    /// Record any MCP client's session with a stdio server: a transparent proxy that appends
-    /// the session to a cassette as one run.
+    /// Record any MCP client's session with a server: a transparent proxy (stdio, or
+    /// Streamable HTTP with --listen/--upstream) that appends each session to a cassette as a run.
     #[command(after_help = "Examples:\n  \
         mcptest proxy --output cassettes/session.json -- node my-server.js\n  \
         mcptest proxy --output s.json --name memory -- npx -y @modelcontextprotocol/server-memory\n  \
-        mcptest proxy --output s.json --fault hang --fault-tool search -- node my-server.js\n\n\
-        Configure your agent, IDE or SDK to start this command instead of the server. Every\n\
-        JSON-RPC line passes through unchanged. When the client closes the session and the\n\
-        server exits, the session is appended to the cassette as one run: each tools/call with\n\
-        its arguments, result, start and end (ms from the session's start), the server's\n\
-        initialize answer and tool list in `meta`, every exchange in `mcp_exchanges`, secrets\n\
-        redacted. The run has no conversation (the proxy sees MCP traffic only): trajectory,\n\
-        golden-path, axes, expect and stability gates grade it.\n\n\
-        Exit codes: 0 the session was recorded, 2 the server did not start or the cassette could\n\
-        not be read or written.")]
+        mcptest proxy --output s.json --fault hang --fault-tool search -- node my-server.js\n  \
+        mcptest proxy --output s.json --listen 127.0.0.1:8932 --upstream http://127.0.0.1:3001/mcp\n\n\
+        Configure your agent, IDE or SDK to start this command instead of the server (stdio), or\n\
+        to connect to http://ADDR/mcp instead of the server's URL (--listen). Every JSON-RPC\n\
+        message passes through unchanged. Each client session is appended to the cassette as one\n\
+        run: each tools/call with its arguments, result, start and end (ms from the session's\n\
+        start), the server's initialize answer and tool list in `meta`, every exchange in\n\
+        `mcp_exchanges`, secrets redacted. The cassette is rewritten after every answer. The run\n\
+        has no conversation (the proxy sees MCP traffic only): trajectory, golden-path, axes,\n\
+        expect and stability gates grade it.\n\n\
+        Over stdio the session ends when the client closes it and the server exits. Over HTTP\n\
+        the proxy serves any number of clients, one run per Mcp-Session-Id (requests without a\n\
+        session share one run), until interrupted (Ctrl-C or SIGTERM); request headers, such as\n\
+        credentials, are passed on and never recorded.\n\n\
+        Exit codes: 0 the session(s) were recorded, 2 the server did not start, the address\n\
+        cannot be listened on, or the cassette could not be read or written.")]
     Proxy(proxy::ProxyArgs),
 }
 

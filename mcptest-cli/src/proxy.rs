@@ -9,6 +9,9 @@
 //! exchange in `mcp_exchanges`; secrets redacted. The proxy sees MCP traffic only, so the run
 //! has no conversation: the gates that read calls and results grade it.
 
+#[cfg(feature = "record")]
+mod http;
+
 use crate::lint::known_values;
 use mcptest_core::secrets::Redactor;
 use mcptest_core::trace::Cassette;
@@ -39,8 +42,24 @@ pub struct ProxyArgs {
     /// Inject the fault only into calls of this tool (default: every tool).
     #[arg(long, value_name = "NAME")]
     pub fault_tool: Option<String>,
+    /// Listen for MCP clients over Streamable HTTP on this address (`127.0.0.1:8932`; port 0
+    /// picks a free one) instead of starting a stdio server; needs `--upstream`.
+    #[arg(
+        long,
+        value_name = "ADDR",
+        requires = "upstream",
+        conflicts_with = "command"
+    )]
+    pub listen: Option<String>,
+    /// The MCP endpoint of the Streamable HTTP server the clients of `--listen` are passed to.
+    #[arg(long, value_name = "URL", requires = "listen")]
+    pub upstream: Option<String>,
     /// The MCP server to start (stdio), with its arguments, after `--`.
-    #[arg(last = true, required = true, value_name = "COMMAND")]
+    #[arg(
+        last = true,
+        required_unless_present = "listen",
+        value_name = "COMMAND"
+    )]
     pub command: Vec<String>,
 }
 
@@ -211,13 +230,31 @@ impl Session {
 
 /// Runs the proxy; returns the exit code.
 pub fn run(args: &ProxyArgs) -> u8 {
-    match proxy(args) {
+    let outcome = match (&args.listen, &args.upstream) {
+        (Some(listen), Some(upstream)) => proxy_over_http(args, listen, upstream),
+        _ => proxy(args),
+    };
+    match outcome {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("error: {e}");
             2
         }
     }
+}
+
+#[cfg(feature = "record")]
+fn proxy_over_http(args: &ProxyArgs, listen: &str, upstream: &str) -> Result<(), String> {
+    http::proxy_http(args, listen, upstream)
+}
+
+#[cfg(not(feature = "record"))]
+fn proxy_over_http(_: &ProxyArgs, _: &str, _: &str) -> Result<(), String> {
+    Err(
+        "this build of mcptest has no HTTP proxy (it is part of the `record` feature); \
+         build it with default features"
+            .into(),
+    )
 }
 
 fn proxy(args: &ProxyArgs) -> Result<(), String> {
@@ -280,7 +317,7 @@ fn proxy(args: &ProxyArgs) -> Result<(), String> {
     let save = |session: Session, exit: Option<i32>| {
         let mut run = assemble(&name, &args.command, session, ms(), exit);
         redactor.redact(&mut run);
-        write_appended(&args.output, existing.clone(), run)
+        write_runs(&args.output, existing.clone(), vec![run])
     };
     let from_server = child
         .stdout
@@ -451,11 +488,11 @@ fn result_of(e: &Map<String, Value>) -> Value {
     out
 }
 
-/// Appends `run` to `existing` (or starts a cassette) and writes it in one step.
-fn write_appended(path: &Path, existing: Option<Value>, run: Value) -> Result<(), String> {
+/// Appends `new` runs to `existing` (or starts a cassette) and writes it in one step.
+fn write_runs(path: &Path, existing: Option<Value>, new: Vec<Value>) -> Result<(), String> {
     let mut cassette = existing.unwrap_or_else(|| json!({"mcptest_cassette": 1, "runs": []}));
     match cassette.get_mut("runs").and_then(Value::as_array_mut) {
-        Some(runs) => runs.push(run),
+        Some(runs) => runs.extend(new),
         None => {
             // A bare run or envelope: keep it as the first run.
             let first = std::mem::take(&mut cassette);
@@ -464,7 +501,9 @@ fn write_appended(path: &Path, existing: Option<Value>, run: Value) -> Result<()
             } else {
                 json!({ "trace": first })
             };
-            cassette = json!({"mcptest_cassette": 1, "runs": [first, run]});
+            let mut runs = vec![first];
+            runs.extend(new);
+            cassette = json!({"mcptest_cassette": 1, "runs": runs});
         }
     }
     Cassette::from_value(&cassette)

@@ -309,3 +309,196 @@ fn the_typescript_sdk_through_the_proxy_to_the_everything_server() {
         .assert()
         .code(1);
 }
+
+/// A child process whose standard error is read line by line until a line has `marker`; the
+/// rest is kept draining (and returned by `finish`).
+struct Logged {
+    child: std::process::Child,
+    first: String,
+    rest: std::sync::mpsc::Receiver<String>,
+}
+
+impl Logged {
+    fn start(mut cmd: std::process::Command, marker: &str) -> Logged {
+        use std::io::BufRead;
+        let mut child = cmd
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = std::io::BufReader::new(child.stderr.take().unwrap()).lines();
+        let mut first = String::new();
+        for line in lines.by_ref() {
+            let line = line.unwrap();
+            first.push_str(&line);
+            first.push('\n');
+            if line.contains(marker) {
+                break;
+            }
+        }
+        assert!(first.contains(marker), "never said `{marker}`:\n{first}");
+        let (tx, rest) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in lines.map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        Logged { child, first, rest }
+    }
+
+    /// The first `http://...` its log names.
+    fn url(&self) -> String {
+        let at = self.first.find("http://").unwrap();
+        self.first[at..]
+            .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+            .next()
+            .unwrap()
+            .to_string()
+    }
+
+    /// Stops it with SIGTERM; its exit code and the rest of its log.
+    fn terminate(mut self) -> (Option<i32>, String) {
+        std::process::Command::new("kill")
+            .arg("-TERM")
+            .arg(self.child.id().to_string())
+            .status()
+            .unwrap();
+        let status = self.child.wait().unwrap();
+        let rest: Vec<String> = self.rest.try_iter().collect();
+        (status.code(), rest.join("\n"))
+    }
+}
+
+impl Drop for Logged {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `mcptest proxy --listen ADDR --upstream URL`: the official TypeScript SDK's Streamable HTTP
+/// client talks to the HTTP mock through the proxy; each client session becomes one run, an
+/// injected `slow` fault delays the targeted tool's answers only, and a strict suite grades
+/// the recording.
+#[cfg(unix)]
+#[test]
+fn the_http_proxy_records_each_client_session_as_a_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let tools = dir.path().join("tools.yml");
+    std::fs::write(&tools, TOOLS).unwrap();
+    let exe = env!("CARGO_BIN_EXE_mcptest");
+    let mut mock = std::process::Command::new(exe);
+    mock.args(["mock", "--http", "127.0.0.1:0", "--tools-from"])
+        .arg(&tools);
+    let mock = Logged::start(mock, "http://");
+    let cassette = dir.path().join("cassettes/http.json");
+    let mut proxy = std::process::Command::new(exe);
+    proxy
+        .args(["proxy", "--listen", "127.0.0.1:0", "--name", "weather"])
+        .args([
+            "--fault",
+            "slow:300",
+            "--fault-tool",
+            "get_weather",
+            "--upstream",
+        ])
+        .arg(mock.url())
+        .arg("--output")
+        .arg(&cassette);
+    let proxy = Logged::start(proxy, "listening on");
+    let client = |city: &str| {
+        let calls =
+            format!("[{{\"name\": \"get_weather\", \"arguments\": {{\"city\": \"{city}\"}}}}]");
+        let out = std::process::Command::new("node")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/node/http_client.cjs"))
+            .arg(record_support::npm_ref_dir())
+            .arg(proxy.url())
+            .arg(calls)
+            .output()
+            .expect("node runs (Node.js 20 or newer on PATH)");
+        let shown = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.status.success(), "{shown}");
+        shown
+    };
+    assert!(client("Sacramento").contains("Sacramento: 31 C, clear"));
+    assert!(client("Oslo").contains("Oslo: -4 C"));
+    let (code, log) = proxy.terminate();
+    assert_eq!(code, Some(0), "{log}");
+    assert!(log.contains("2 session(s) recorded"), "{log}");
+
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&cassette).unwrap()).unwrap();
+    let runs = doc["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2, "one run per client session: {doc}");
+    for (run, city) in runs.iter().zip(["Sacramento", "Oslo"]) {
+        let call = &run["trace"]["tool_calls"][0];
+        assert_eq!(call["args"]["city"], city);
+        assert_eq!(call["server"], "weather");
+        let took = call["ended_ms"].as_u64().unwrap() - call["started_ms"].as_u64().unwrap();
+        assert!(
+            took >= 300,
+            "the injected delay is in the recorded time: {took} ms"
+        );
+        assert_eq!(run["meta"]["upstream"], mock.url().as_str());
+        assert!(run["meta"]["session_id"].is_string(), "{}", run["meta"]);
+        let injected = run["mcp_exchanges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["method"] == "tools/call")
+            .map(|e| e["injected"].clone());
+        assert_eq!(
+            injected.and_then(|i| i["delay_ms"].as_u64()),
+            Some(300),
+            "{run}"
+        );
+    }
+    let suite = dir.path().join("suite.yml");
+    std::fs::write(
+        &suite,
+        "agents:\n  - name: http client\n    model: any\n    cassette: cassettes/http.json\n    \
+         trajectory:\n      mode: strict\n      calls: [get_weather]\n",
+    )
+    .unwrap();
+    Command::cargo_bin("mcptest")
+        .unwrap()
+        .args(["run", "--config"])
+        .arg(&suite)
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn the_http_proxy_refuses_a_bad_upstream_or_a_missing_half() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("c.json");
+    proxy_fails(
+        &out,
+        &[
+            "--listen",
+            "127.0.0.1:0",
+            "--upstream",
+            "ftp://example.com/mcp",
+        ],
+        "is not an HTTP URL",
+    );
+    Command::cargo_bin("mcptest")
+        .unwrap()
+        .args(["proxy", "--output"])
+        .arg(&out)
+        .args(["--listen", "127.0.0.1:0"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--upstream"));
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    proxy_fails(
+        &out,
+        &["--listen", &addr, "--upstream", "http://127.0.0.1:9/mcp"],
+        "cannot listen on",
+    );
+}
