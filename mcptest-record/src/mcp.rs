@@ -130,6 +130,14 @@ impl ClientHandler for RecordingClient {
         &self,
         _context: RequestContext<RoleClient>,
     ) -> Result<ListRootsResult, ErrorData> {
+        if self.roots.is_empty() {
+            return Err(self.refuse(
+                "roots/list",
+                None,
+                "the suite declares no roots: add `roots: [./folder]` at the top of the suite \
+                 to give servers folders to work in",
+            ));
+        }
         let result = ListRootsResult::new(self.roots.clone());
         let shown = serde_json::to_value(&result).unwrap_or(Value::Null);
         self.keep("roots/list", None, ("result", shown));

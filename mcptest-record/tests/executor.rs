@@ -810,5 +810,20 @@ fn client_capabilities() -> Result<(), Failed> {
     check(
         asked == ["roots/list", "sampling/createMessage", "elicitation/create"],
         format!("{asked:?}"),
+    )?;
+
+    // Without `roots:`, a server that needs them is told how to give them.
+    let text = text.replace("roots: [workspace]\n", "");
+    std::fs::write(&path, &text)?;
+    let suite =
+        Suite::from_yaml_str(&path.display().to_string(), &text).map_err(|e| e.to_string())?;
+    let recording = recorder(&model, 10_000)?.record_agent(&path, &suite, &suite.agents[0])?;
+    let cassette = Cassette::from_value(&recording.cassette).map_err(|e| e.to_string())?;
+    let where_result = &cassette.runs[0].trace.tool_results[0];
+    let said =
+        mcptest_core::trace::content_text(where_result.content.as_ref().unwrap_or(&Value::Null));
+    check(
+        where_result.is_error && said.contains("add `roots: [./folder]`"),
+        format!("a server asking for roots the suite lacks: {said}"),
     )
 }
