@@ -94,6 +94,25 @@ fn a_foreign_clients_session_becomes_a_run_that_a_strict_suite_grades() {
         .assert()
         .code(0);
 
+    // The narrative check needs what the agent said, which a proxy never sees: it says so
+    // and fails rather than passing a story it could not read.
+    let narrative = dir.path().join("narrative.yml");
+    std::fs::write(
+        &narrative,
+        "agents:\n  - name: weather client\n    model: any\n    cassette: cassettes/session.json\n    \
+         narrative: {}\n",
+    )
+    .unwrap();
+    Command::cargo_bin("mcptest")
+        .unwrap()
+        .args(["run", "--config"])
+        .arg(&narrative)
+        .assert()
+        .code(1)
+        .stdout(predicates::str::contains(
+            "narrative: no closing message to read: the run has no conversation",
+        ));
+
     // A second session is appended as the second run.
     session(dir.path(), &cassette);
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&cassette).unwrap()).unwrap();

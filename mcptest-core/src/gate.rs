@@ -328,7 +328,25 @@ pub fn evaluate_run(spec: &AgentSpec, cell: &str, run: &Run) -> CellReport {
             ));
         }
     }
-    if let Some(n) = &spec.narrative {
+    if spec.narrative.is_some()
+        && trace.final_response.is_none()
+        && trace.conversation.turns.is_empty()
+    {
+        // Nothing the agent said was recorded (a proxy sees MCP traffic only): there is no
+        // story to check, and passing would say it was checked.
+        metrics.insert("narrative".into(), json!({"gate_passed": 0}));
+        gates.push(row(
+            "narrative",
+            false,
+            "no closing message to read: the run has no conversation".into(),
+            vec![
+                "the narrative check compares what the agent said with what it did, and this \
+                 run recorded only MCP traffic (as `mcptest proxy` does); record the agent \
+                 with `mcptest run --record`, or drop `narrative:` for this cassette"
+                    .into(),
+            ],
+        ));
+    } else if let Some(n) = &spec.narrative {
         let hints = ToolHints::from_run(run);
         let r = check_narrative_with(&trace.final_text(), calls, &n.config(), &hints);
         let view = json!({"narrative": {
