@@ -624,29 +624,38 @@ impl<'a> From<&'a ToolCall> for CallRef<'a> {
 /// A recorded call as the decoder builds it, copying only what a [`ToolCall`] keeps; `None`
 /// when the decoder would reject it.
 fn call_of(v: &Value) -> Option<ToolCall> {
-    let CallRef { name, server, args } = CallRef::read(v)?;
-    let mut call = ToolCall {
-        name: name.to_string(),
-        server: server.map(str::to_string),
-        args: args.cloned(),
-        ..ToolCall::default()
-    };
+    // One pass over the call's entries, with the checks of [`CallRef::read`] made on the way
+    // (a property test holds the two to the same calls).
+    let mut name = None;
+    let mut server = None;
+    let mut call = ToolCall::default();
     for (key, value) in v.as_object()? {
         match key.as_str() {
-            "caller" => {
-                call.caller = Some(value)
-                    .filter(|c| c.is_object())
-                    .filter(|c| c.get("type").and_then(Value::as_str) != Some("direct"))
-                    .cloned();
-            }
-            "started_ms" => call.started_ms = millis_of(value),
-            "ended_ms" => call.ended_ms = millis_of(value),
-            k if CALL_KEYS.contains(&k) => {}
+            "name" => name = Some(value.as_str()?),
+            "server" if value.is_null() => {}
+            "server" => server = Some(value.as_str()?),
+            "args" => call.args = Some(value.clone()),
+            "caller" => match value {
+                Value::Null => {}
+                Value::Object(c) => {
+                    if c.get("type").and_then(Value::as_str) != Some("direct") {
+                        call.caller = Some(value.clone());
+                    }
+                }
+                _ => return None,
+            },
+            "started_ms" if value.is_null() => {}
+            "started_ms" => call.started_ms = Some(millis_of(value)?),
+            "ended_ms" if value.is_null() => {}
+            "ended_ms" => call.ended_ms = Some(millis_of(value)?),
             _ => {
                 call.extra.insert(key.clone(), value.clone());
             }
         }
     }
+    let (server, name) = resolve_wire_name(name?, server);
+    call.name = name.to_string();
+    call.server = server.map(str::to_string);
     Some(call)
 }
 
