@@ -28,8 +28,8 @@ fi
 step "Python MCP SDK for the mock's interop tests"
 mcptest-mock/tests/python/setup-venv.sh
 
-# The recording and proxy tests drive the reference "everything" MCP server and the official
-# TypeScript SDK client, pinned by mcptest-cli/tests/node/package-lock.json: install them into
+# The recording and proxy tests drive the reference "everything" and "memory" MCP servers and
+# the official TypeScript SDK client, pinned by mcptest-cli/tests/node/package-lock.json: install them into
 # target/npm-ref when missing.
 step "npm reference servers for the recording and proxy tests"
 mcptest-cli/tests/node/setup-npm.sh

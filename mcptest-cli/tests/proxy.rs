@@ -255,6 +255,25 @@ fn an_injected_hang_holds_back_the_targeted_tool_only() {
     assert_eq!(run["trace"]["tool_results"][0]["isError"], true);
 }
 
+/// Runs one of the Node.js clients in `tests/node` with `args`; asserts it succeeded and
+/// returns its standard output, and all it printed (for messages).
+fn node_client(script: &str, args: &[&std::ffi::OsStr]) -> (String, String) {
+    let out = std::process::Command::new("node")
+        .arg(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/node")
+                .join(script),
+        )
+        .arg(record_support::npm_ref_dir())
+        .args(args)
+        .output()
+        .expect("node runs (Node.js 20 or newer on PATH)");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let shown = format!("{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{shown}");
+    (stdout, shown)
+}
+
 /// The official TypeScript SDK's client talks to the reference "everything" server (both
 /// pinned from npm) through `mcptest proxy -- node everything stdio`; the session becomes a run
 /// that a strict trajectory suite grades with exit 0.
@@ -262,21 +281,11 @@ fn an_injected_hang_holds_back_the_targeted_tool_only() {
 fn the_typescript_sdk_through_the_proxy_to_the_everything_server() {
     let dir = tempfile::tempdir().unwrap();
     let cassette = dir.path().join("cassettes/everything.json");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/node/proxy_client.cjs");
-    let out = std::process::Command::new("node")
-        .arg(script)
-        .arg(record_support::npm_ref_dir())
-        .arg(env!("CARGO_BIN_EXE_mcptest"))
-        .arg(&cassette)
-        .output()
-        .expect("node runs (Node.js 20 or newer on PATH)");
-    let shown = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+    let (stdout, shown) = node_client(
+        "proxy_client.cjs",
+        &[env!("CARGO_BIN_EXE_mcptest").as_ref(), cassette.as_os_str()],
     );
-    assert!(out.status.success(), "{shown}");
-    let seen: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+    let seen: Vec<Value> = stdout
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
@@ -429,20 +438,8 @@ fn the_http_proxy_records_each_client_session_as_a_run() {
     let client = |city: &str| {
         let calls =
             format!("[{{\"name\": \"get_weather\", \"arguments\": {{\"city\": \"{city}\"}}}}]");
-        let out = std::process::Command::new("node")
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/node/http_client.cjs"))
-            .arg(record_support::npm_ref_dir())
-            .arg(proxy.url())
-            .arg(calls)
-            .output()
-            .expect("node runs (Node.js 20 or newer on PATH)");
-        let shown = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert!(out.status.success(), "{shown}");
-        shown
+        let url = proxy.url();
+        node_client("http_client.cjs", &[url.as_ref(), calls.as_ref()]).1
     };
     assert!(client("Sacramento").contains("Sacramento: 31 C, clear"));
     assert!(client("Oslo").contains("Oslo: -4 C"));
@@ -519,5 +516,77 @@ fn the_http_proxy_refuses_a_bad_upstream_or_a_missing_half() {
         &out,
         &["--listen", &addr, "--upstream", "http://127.0.0.1:9/mcp"],
         "cannot listen on",
+    );
+}
+
+/// The HTTP proxy in front of a real Streamable HTTP server: the reference "everything" server
+/// (pinned from npm), driven by the official TypeScript SDK's HTTP client.
+#[cfg(unix)]
+#[test]
+fn the_http_proxy_in_front_of_the_everything_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut server = std::process::Command::new("node")
+        .arg(record_support::everything_server())
+        .arg("streamableHttp")
+        .env("PORT", port.to_string())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("node runs (Node.js 20 or newer on PATH)");
+    let started = std::time::Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            started.elapsed().as_secs() < 20,
+            "the everything server did not listen"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let cassette = dir.path().join("everything.json");
+    let mut proxy = std::process::Command::new(env!("CARGO_BIN_EXE_mcptest"));
+    proxy
+        .args(["proxy", "--listen", "127.0.0.1:0", "--output"])
+        .arg(&cassette)
+        .arg("--upstream")
+        .arg(format!("http://127.0.0.1:{port}/mcp"));
+    let proxy = Logged::start(proxy, "listening on");
+    let calls = r#"[{"name": "echo", "arguments": {"message": "through the proxy"}},
+                    {"name": "get-sum", "arguments": {"a": 20, "b": 22}}]"#;
+    let url = proxy.url();
+    let (stdout, shown) = node_client("http_client.cjs", &[url.as_ref(), calls.as_ref()]);
+    assert!(stdout.contains("The sum of 20 and 22 is 42."), "{shown}");
+    let (code, log) = proxy.terminate();
+    let _ = server.kill();
+    let _ = server.wait();
+    assert_eq!(code, Some(0), "{log}");
+
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&cassette).unwrap()).unwrap();
+    let run = &doc["runs"][0];
+    let calls = run["trace"]["tool_calls"].as_array().unwrap();
+    let names: Vec<&str> = calls.iter().filter_map(|c| c["name"].as_str()).collect();
+    assert_eq!(names, ["echo", "get-sum"], "{run}");
+    assert_eq!(
+        calls[0]["server"], "127.0.0.1",
+        "the server is named by the upstream host"
+    );
+    assert_eq!(
+        run["trace"]["tool_results"][1]["content"][0]["text"],
+        "The sum of 20 and 22 is 42."
+    );
+    assert_eq!(
+        run["meta"]["server_info"]["127.0.0.1"]["serverInfo"]["name"],
+        "mcp-servers/everything"
+    );
+    assert!(
+        run["meta"]["tools"]["127.0.0.1"]
+            .as_array()
+            .is_some_and(|t| t.len() > 5),
+        "the tool list is kept: {}",
+        run["meta"]
     );
 }

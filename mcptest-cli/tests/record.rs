@@ -11,7 +11,7 @@ use libtest_mimic::{Arguments, Failed, Trial};
 use mcptest_core::request::{check_cassette, expected_first_request, request_fingerprint};
 use mcptest_core::suite::Suite;
 use mcptest_core::trace::Cassette;
-use record_support::{FakeModel, everything_server, messages};
+use record_support::{FakeModel, everything_server, memory_server, messages};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -57,6 +57,10 @@ fn main() -> std::process::ExitCode {
         Trial::test(
             "the_everything_reference_server_by_url_records_and_replays",
             everything_by_url_e2e,
+        ),
+        Trial::test(
+            "sequential_calls_keep_a_write_before_its_read_on_the_memory_server",
+            memory_sequential_e2e,
         ),
         Trial::test("lint_catches_planted_secrets", lint_catches_planted_secrets),
         Trial::test("recording_errors_say_what_to_do", recording_errors),
@@ -125,6 +129,12 @@ fn mock_server(name: &str, tools: &Path, env: &[&str]) -> Result<String, Failed>
         quoted(&command),
         env.join(", ")
     ))
+}
+
+/// Replays `suite` as CI would: offline, no key, no servers; it must pass (exit 0).
+fn replays_offline(suite: &Path) -> Result<(), Failed> {
+    let out = mcptest().args(["run", "--config"]).arg(suite).output()?;
+    check(out.status.code() == Some(0), text(&out))
 }
 
 fn read_cassette(path: &Path) -> Result<(String, Value, Cassette), Failed> {
@@ -473,11 +483,7 @@ fn anthropic_e2e() -> Result<(), Failed> {
     check(lint.status.code() == Some(0), text(&lint))?;
 
     // Replay: offline, no key, no servers.
-    let replay = mcptest()
-        .args(["run", "--config"])
-        .arg(&suite_path)
-        .output()?;
-    check(replay.status.code() == Some(0), text(&replay))?;
+    replays_offline(&suite_path)?;
 
     // Editing the prompt makes the cassette stale.
     let edited = std::fs::read_to_string(&suite_path)?.replace(
@@ -772,11 +778,7 @@ fn openai_images_e2e() -> Result<(), Failed> {
         .output()?;
     check(out.status.code() == Some(0), text(&out))?;
     // Replay, offline: the recording grades with no model.
-    let out = mcptest()
-        .args(["run", "--config"])
-        .arg(&suite_path)
-        .output()?;
-    check(out.status.code() == Some(0), text(&out))
+    replays_offline(&suite_path)
 }
 
 fn openai_e2e() -> Result<(), Failed> {
@@ -848,12 +850,7 @@ fn openai_e2e() -> Result<(), Failed> {
             && run.trace.conversation.tokens.extra["cache_read"] == 60,
         format!("tokens: {:?}", run.trace.conversation.tokens),
     )?;
-    let replay = mcptest()
-        .args(["run", "--config"])
-        .arg(&suite_path)
-        .output()?;
-    check(replay.status.code() == Some(0), text(&replay))?;
-    Ok(())
+    replays_offline(&suite_path)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1178,12 +1175,7 @@ fn url_server_e2e() -> Result<(), Failed> {
     // Replay: no server, no model, no token.
     drop(tee);
     drop(mock);
-    let out = mcptest()
-        .args(["run", "--config"])
-        .arg(&suite_path)
-        .output()?;
-    check(out.status.code() == Some(0), text(&out))?;
-    Ok(())
+    replays_offline(&suite_path)
 }
 
 fn url_server_errors() -> Result<(), Failed> {
@@ -1373,10 +1365,75 @@ fn everything_by_url_e2e() -> Result<(), Failed> {
 
     // Replay with the server gone: exit 0.
     drop(server);
+    replays_offline(&suite_path)
+}
+
+/// One reply writes to the reference "memory" server and reads the graph back. With
+/// `parallel_calls: sequential` the read is sent after the write answered, so it sees it.
+fn memory_sequential_e2e() -> Result<(), Failed> {
+    let dir = tempfile::tempdir()?;
+    let script = |body: &Value| match messages(body).len() {
+        1 => (
+            200,
+            json!({
+                "id": "msg_1", "type": "message", "role": "assistant", "model": body["model"],
+                "content": [
+                    {"type": "tool_use", "id": "toolu_w", "name": "memory__create_entities",
+                     "input": {"entities": [{"name": "deploy", "entityType": "event",
+                                             "observations": ["on Friday"]}]}},
+                    {"type": "tool_use", "id": "toolu_r", "name": "memory__read_graph",
+                     "input": {}}
+                ],
+                "stop_reason": "tool_use",
+                "usage": {"input_tokens": 10, "output_tokens": 10}
+            }),
+        ),
+        _ => (
+            200,
+            json!({
+                "id": "msg_2", "type": "message", "role": "assistant",
+                "content": [{"type": "text", "text": "The deploy is on Friday."}],
+                "stop_reason": "end_turn",
+                "usage": {"input_tokens": 10, "output_tokens": 10}
+            }),
+        ),
+    };
+    let model = FakeModel::start(script);
+    let suite_path = dir.path().join("memory.yml");
+    std::fs::write(
+        &suite_path,
+        format!(
+            "servers:\n  memory:\n    command: node\n    args: [{}]\n    \
+             env: {{MEMORY_FILE_PATH: {}}}\nagents:\n  - name: remembers\n    model: m\n    \
+             servers: [memory]\n    parallel_calls: sequential\n    \
+             prompt: Remember that the deploy is on Friday, then read it back.\n    \
+             trajectory:\n      mode: strict\n      calls: [create_entities, read_graph]\n",
+            quoted(&memory_server()),
+            quoted(&dir.path().join("memory.jsonl")),
+        ),
+    )?;
     let out = mcptest()
-        .args(["run", "--config"])
+        .args(["run", "--record", "--config"])
         .arg(&suite_path)
+        .env("ANTHROPIC_BASE_URL", &model.base_url)
+        .env("ANTHROPIC_API_KEY", API_KEY)
         .output()?;
     check(out.status.code() == Some(0), text(&out))?;
-    Ok(())
+    let (_, value, _) = read_cassette(&dir.path().join("cassettes/memory/remembers/m.json"))?;
+    let run = &value["runs"][0];
+    let read = run["trace"]["tool_results"][1].to_string();
+    check(
+        read.contains("on Friday"),
+        format!("the read sees the write: {read}"),
+    )?;
+    let calls = &run["trace"]["tool_calls"];
+    check(
+        calls[1]["started_ms"].as_u64() >= calls[0]["ended_ms"].as_u64(),
+        format!("one at a time: {calls}"),
+    )?;
+    check(
+        run["meta"]["parallel_calls"] == "sequential",
+        "meta says so",
+    )?;
+    replays_offline(&suite_path)
 }

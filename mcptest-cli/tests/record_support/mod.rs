@@ -180,3 +180,8 @@ pub fn npm_ref_dir() -> std::path::PathBuf {
 pub fn everything_server() -> std::path::PathBuf {
     npm_ref_dir().join("node_modules/@modelcontextprotocol/server-everything/dist/index.js")
 }
+
+/// The reference "memory" server's entry point in [`npm_ref_dir`].
+pub fn memory_server() -> std::path::PathBuf {
+    npm_ref_dir().join("node_modules/@modelcontextprotocol/server-memory/dist/index.js")
+}
