@@ -47,4 +47,6 @@ pub use trace_validation::{
     EditOp, EditStep, ExpectedArgs, ExpectedCall, ExpectedTrace, MATCH_MODE_NAMES, MatchMode,
     TraceMismatch, TraceValidation, ValidationError, validate_trace,
 };
-pub use trajectory_axes::{AxesScore, Axis, EdgeResult, TrajectoryAxes, score_trajectory_axes};
+pub use trajectory_axes::{
+    AxesScore, Axis, AxisEdge, EdgeResult, TrajectoryAxes, score_trajectory_axes,
+};

@@ -27,10 +27,14 @@
 //! assert!(score.passed());
 //! ```
 
-use crate::fasthash::HashMap;
+use crate::fasthash::{HashMap, same_bytes};
 use crate::trace::ToolCall;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::sync::Arc;
+
+/// One declared edge: the tool that must come first, and the tool that must come after.
+pub type AxisEdge = (Arc<str>, Arc<str>);
 
 /// The declared edges.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -38,22 +42,24 @@ use std::fmt;
 pub struct TrajectoryAxes {
     /// `(producer, consumer)` pairs.
     #[serde(default, with = "dependency_serde")]
-    pub dependencies: Vec<(String, String)>,
+    pub dependencies: Vec<AxisEdge>,
     /// `(first, second)` pairs.
     #[serde(default, with = "order_serde")]
-    pub order: Vec<(String, String)>,
+    pub order: Vec<AxisEdge>,
 }
 
 impl TrajectoryAxes {
     /// Adds a dependency: `consumer` runs only after `producer`.
     pub fn dependency(mut self, producer: impl Into<String>, consumer: impl Into<String>) -> Self {
-        self.dependencies.push((producer.into(), consumer.into()));
+        self.dependencies
+            .push((Arc::from(producer.into()), Arc::from(consumer.into())));
         self
     }
 
     /// Adds an order constraint: `first` precedes `second`.
     pub fn order(mut self, first: impl Into<String>, second: impl Into<String>) -> Self {
-        self.order.push((first.into(), second.into()));
+        self.order
+            .push((Arc::from(first.into()), Arc::from(second.into())));
         self
     }
 }
@@ -68,15 +74,15 @@ pub enum Axis {
     Order,
 }
 
-/// The verdict on one edge.
+/// The verdict on one edge (its names are shared with the [`TrajectoryAxes`] it judges).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EdgeResult {
     /// The axis.
     pub axis: Axis,
     /// The tool that must come first.
-    pub from: String,
+    pub from: Arc<str>,
     /// The tool that must come after.
-    pub to: String,
+    pub to: Arc<str>,
     /// True when the edge holds.
     pub held: bool,
     /// For a broken edge, the first recorded index of `to` with no `from` before it.
@@ -116,10 +122,13 @@ pub fn score_trajectory_axes(calls: &[ToolCall], axes: &TrajectoryAxes) -> AxesS
         });
     let first = |name: &str| match &index {
         Some(first) => first.get(name).copied(),
-        None => calls.iter().position(|c| c.name == name),
+        // Names are short: compared inline, not through the C library's memcmp.
+        None => calls
+            .iter()
+            .position(|c| same_bytes(c.name.as_bytes(), name.as_bytes())),
     };
     // X -> Y holds iff Y never runs, or X's first call precedes Y's first call.
-    let judge = |axis: Axis, (from, to): &(String, String)| {
+    let judge = |axis: Axis, (from, to): &AxisEdge| {
         let violated_at = match (first(from), first(to)) {
             (_, None) => None,
             (Some(x), Some(y)) if x < y => None,
@@ -182,16 +191,18 @@ impl fmt::Display for AxesScore {
 }
 
 mod dependency_serde {
+    use super::AxisEdge;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::sync::Arc;
 
     #[derive(Serialize, Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Edge {
-        producer: String,
-        consumer: String,
+        producer: Arc<str>,
+        consumer: Arc<str>,
     }
 
-    pub fn serialize<S: Serializer>(v: &[(String, String)], s: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer>(v: &[AxisEdge], s: S) -> Result<S::Ok, S::Error> {
         v.iter()
             .map(|(p, c)| Edge {
                 producer: p.clone(),
@@ -201,7 +212,7 @@ mod dependency_serde {
             .serialize(s)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(String, String)>, D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<AxisEdge>, D::Error> {
         Ok(Vec::<Edge>::deserialize(d)?
             .into_iter()
             .map(|e| (e.producer, e.consumer))
@@ -210,16 +221,18 @@ mod dependency_serde {
 }
 
 mod order_serde {
+    use super::AxisEdge;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::sync::Arc;
 
     #[derive(Serialize, Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Edge {
-        first: String,
-        second: String,
+        first: Arc<str>,
+        second: Arc<str>,
     }
 
-    pub fn serialize<S: Serializer>(v: &[(String, String)], s: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer>(v: &[AxisEdge], s: S) -> Result<S::Ok, S::Error> {
         v.iter()
             .map(|(a, b)| Edge {
                 first: a.clone(),
@@ -229,7 +242,7 @@ mod order_serde {
             .serialize(s)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(String, String)>, D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<AxisEdge>, D::Error> {
         Ok(Vec::<Edge>::deserialize(d)?
             .into_iter()
             .map(|e| (e.first, e.second))

@@ -11,8 +11,8 @@ use super::{
     HeaderTemplate, HttpServer, MAX_DEPTH, MAX_SUITE_BYTES, Problem, ServerConfig, ServerTransport,
     StdioServer, is_env_name,
 };
+use crate::eval::{AxisEdge, RecoveryBudget, TrajectoryAxes};
 use crate::eval::{ExpectedArgs, ExpectedCall, ExpectedTrace, GoldenPath, MatchMode};
-use crate::eval::{RecoveryBudget, TrajectoryAxes};
 use crate::matchers::{MATCHER_KEYS, Matcher, ModelGradedKind};
 use crate::select::Target;
 use crate::spec::{
@@ -22,6 +22,7 @@ use crate::spec::{
 use crate::suggest::did_you_mean;
 use crate::yaml::{self, Kind, Limits, Node, NotJson, Pos, Reason};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Parses suite text into a node tree; a problem with the YAML itself comes back with its
 /// position and what to do about it.
@@ -1326,7 +1327,7 @@ impl<'t> Decoder<'t> {
         path: &str,
         (a, b): (&'static str, &'static str),
         what: &str,
-    ) -> Option<Vec<(String, String)>> {
+    ) -> Option<Vec<AxisEdge>> {
         let example = format!("[{{{a}: search, {b}: fetch_page}}]");
         let items = self.list(node, path, &example)?;
         let mut out = Vec::new();
@@ -1344,7 +1345,7 @@ impl<'t> Decoder<'t> {
                 .required(&f, &p, b, what, &format!("{b}: fetch_page"))
                 .and_then(|n| self.nonempty_string(n, &join(&p, b)));
             match (x, y) {
-                (Some(x), Some(y)) => out.push((x, y)),
+                (Some(x), Some(y)) => out.push((Arc::from(x), Arc::from(y))),
                 _ => ok = false,
             }
         }
