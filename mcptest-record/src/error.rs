@@ -209,6 +209,15 @@ impl fmt::Display for RecordError {
                         "does not answer ({error}); start the server, or check `url:` \
                          (servers.{server}.url)"
                     )
+                } else if url.trim_end_matches('/').ends_with("/sse") {
+                    write!(
+                        f,
+                        "did not complete the MCP handshake over Streamable HTTP ({error}); an \
+                         endpoint ending in `/sse` usually speaks the older HTTP+SSE transport, \
+                         which the recorder does not: use the server's Streamable HTTP endpoint \
+                         (often ending in `/mcp`), or start it over stdio with `command:` \
+                         (servers.{server}.url)"
+                    )
                 } else {
                     write!(
                         f,
@@ -260,3 +269,41 @@ impl fmt::Display for RecordError {
 }
 
 impl std::error::Error for RecordError {}
+
+#[cfg(test)]
+mod tests {
+    use super::RecordError;
+
+    fn connect(url: &str, error: &str) -> String {
+        RecordError::ServerConnect {
+            server: "remote".into(),
+            url: url.into(),
+            error: error.into(),
+        }
+        .to_string()
+    }
+
+    #[test]
+    fn a_server_by_url_that_fails_is_told_what_to_do() {
+        let shown = connect("https://x/mcp", "Auth required");
+        assert!(
+            shown.contains("unauthorized") && shown.contains("`headers:`"),
+            "{shown}"
+        );
+        let shown = connect("https://x/mcp", "Insufficient scope");
+        assert!(shown.contains("check the token"), "{shown}");
+        let shown = connect(
+            "http://127.0.0.1:9/mcp",
+            "tcp connect error: Connection refused",
+        );
+        assert!(
+            shown.contains("does not answer") && shown.contains("start the server"),
+            "{shown}"
+        );
+        let shown = connect("https://x/sse", "Unexpected content type");
+        assert!(shown.contains("older HTTP+SSE transport"), "{shown}");
+        let shown = connect("https://x/api", "Unexpected content type");
+        assert!(shown.contains("often ending in `/mcp`"), "{shown}");
+        assert!(shown.contains("servers.remote.url"), "{shown}");
+    }
+}
