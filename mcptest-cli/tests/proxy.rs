@@ -525,35 +525,14 @@ fn the_http_proxy_refuses_a_bad_upstream_or_a_missing_half() {
 #[test]
 fn the_http_proxy_in_front_of_the_everything_server() {
     let dir = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let mut server = std::process::Command::new("node")
-        .arg(record_support::everything_server())
-        .arg("streamableHttp")
-        .env("PORT", port.to_string())
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("node runs (Node.js 20 or newer on PATH)");
-    let started = std::time::Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            started.elapsed().as_secs() < 20,
-            "the everything server did not listen"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+    let server = record_support::EverythingHttp::start().unwrap();
     let cassette = dir.path().join("everything.json");
     let mut proxy = std::process::Command::new(env!("CARGO_BIN_EXE_mcptest"));
     proxy
         .args(["proxy", "--listen", "127.0.0.1:0", "--output"])
         .arg(&cassette)
         .arg("--upstream")
-        .arg(format!("http://127.0.0.1:{port}/mcp"));
+        .arg(&server.url);
     let proxy = Logged::start(proxy, "listening on");
     let calls = r#"[{"name": "echo", "arguments": {"message": "through the proxy"}},
                     {"name": "get-sum", "arguments": {"a": 20, "b": 22}}]"#;
@@ -561,8 +540,7 @@ fn the_http_proxy_in_front_of_the_everything_server() {
     let (stdout, shown) = node_client("http_client.cjs", &[url.as_ref(), calls.as_ref()]);
     assert!(stdout.contains("The sum of 20 and 22 is 42."), "{shown}");
     let (code, log) = proxy.terminate();
-    let _ = server.kill();
-    let _ = server.wait();
+    drop(server);
     assert_eq!(code, Some(0), "{log}");
 
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&cassette).unwrap()).unwrap();

@@ -11,7 +11,7 @@ use libtest_mimic::{Arguments, Failed, Trial};
 use mcptest_core::request::{check_cassette, expected_first_request, request_fingerprint};
 use mcptest_core::suite::Suite;
 use mcptest_core::trace::Cassette;
-use record_support::{FakeModel, everything_server, memory_server, messages};
+use record_support::{EverythingHttp, FakeModel, memory_server, messages};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -129,6 +129,16 @@ fn mock_server(name: &str, tools: &Path, env: &[&str]) -> Result<String, Failed>
         quoted(&command),
         env.join(", ")
     ))
+}
+
+/// `mcptest run --record --config SUITE` against `model`, with the test API key.
+fn record_with(model: &FakeModel, suite: &Path) -> Command {
+    let mut c = mcptest();
+    c.args(["run", "--record", "--config"])
+        .arg(suite)
+        .env("ANTHROPIC_BASE_URL", &model.base_url)
+        .env("ANTHROPIC_API_KEY", API_KEY);
+    c
 }
 
 /// Replays `suite` as CI would: offline, no key, no servers; it must pass (exit 0).
@@ -274,11 +284,7 @@ fn anthropic_e2e() -> Result<(), Failed> {
     let dir = tempfile::tempdir()?;
     let model = FakeModel::start(anthropic_script);
     let suite_path = weather_suite(dir.path(), "What is the weather in Sacramento and in Oslo?")?;
-    let out = mcptest()
-        .args(["run", "--record", "--config"])
-        .arg(&suite_path)
-        .env("ANTHROPIC_BASE_URL", &model.base_url)
-        .env("ANTHROPIC_API_KEY", API_KEY)
+    let out = record_with(&model, &suite_path)
         .env("WEATHER_STATION_CREDENTIAL", STATION_CREDENTIAL)
         .output()?;
     check(out.status.code() == Some(0), text(&out))?;
@@ -578,12 +584,7 @@ fn hung_tool_e2e() -> Result<(), Failed> {
     std::fs::write(&suite_path, suite)?;
 
     let started = Instant::now();
-    let out = mcptest()
-        .args(["run", "--record", "--config"])
-        .arg(&suite_path)
-        .env("ANTHROPIC_BASE_URL", &model.base_url)
-        .env("ANTHROPIC_API_KEY", API_KEY)
-        .output()?;
+    let out = record_with(&model, &suite_path).output()?;
     let wall_ms = started.elapsed().as_millis() as u64;
     // The recording is graded right after: exit 0 means the recovery gate passed.
     check(out.status.code() == Some(0), text(&out))?;
@@ -943,12 +944,7 @@ fn recording_errors() -> Result<(), Failed> {
         "agents:\n  - name: a\n    model: m\n    servers: [nowhere]\n    prompt: Hi\n",
     )?;
     let model = FakeModel::start(anthropic_script);
-    let out = mcptest()
-        .args(["run", "--record", "--config"])
-        .arg(&unknown)
-        .env("ANTHROPIC_BASE_URL", &model.base_url)
-        .env("ANTHROPIC_API_KEY", API_KEY)
-        .output()?;
+    let out = record_with(&model, &unknown).output()?;
     let shown = text(&out);
     check(
         out.status.code() == Some(2)
@@ -963,12 +959,7 @@ fn recording_errors() -> Result<(), Failed> {
         "servers:\n  gone:\n    command: /nonexistent/mcp-server\nagents:\n  - name: a\n    \
          model: m\n    servers: [gone]\n    prompt: Hi\n",
     )?;
-    let out = mcptest()
-        .args(["run", "--record", "--config"])
-        .arg(&broken)
-        .env("ANTHROPIC_BASE_URL", &model.base_url)
-        .env("ANTHROPIC_API_KEY", API_KEY)
-        .output()?;
+    let out = record_with(&model, &broken).output()?;
     let shown = text(&out);
     check(
         out.status.code() == Some(2)
@@ -1121,11 +1112,7 @@ fn url_server_e2e() -> Result<(), Failed> {
     let url = format!("http://127.0.0.1:{}/mcp", tee.addr.port());
     let suite_path = url_suite(dir.path(), &url)?;
     let model = FakeModel::start(anthropic_script);
-    let out = mcptest()
-        .args(["run", "--record", "--config"])
-        .arg(&suite_path)
-        .env("ANTHROPIC_BASE_URL", &model.base_url)
-        .env("ANTHROPIC_API_KEY", API_KEY)
+    let out = record_with(&model, &suite_path)
         .env("WEATHER_TOKEN", URL_TOKEN)
         .env("WEATHER_STATION_CREDENTIAL", STATION_CREDENTIAL)
         .output()?;
@@ -1241,48 +1228,6 @@ fn url_server_errors() -> Result<(), Failed> {
     Ok(())
 }
 
-/// The reference "everything" server (pinned from npm), started in its Streamable HTTP mode.
-struct EverythingHttp {
-    child: std::process::Child,
-    url: String,
-}
-
-impl EverythingHttp {
-    fn start() -> Result<EverythingHttp, Failed> {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")?
-            .local_addr()?
-            .port();
-        let child = std::process::Command::new("node")
-            .arg(everything_server())
-            .arg("streamableHttp")
-            .env("PORT", port.to_string())
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .map_err(|e| format!("node (Node.js 20 or newer on PATH): {e}"))?;
-        let server = EverythingHttp {
-            child,
-            url: format!("http://127.0.0.1:{port}/mcp"),
-        };
-        let started = Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            if started.elapsed().as_secs() > 20 {
-                return Err("the everything server did not listen within 20 s".into());
-            }
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-        Ok(server)
-    }
-}
-
-impl Drop for EverythingHttp {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn everything_script(body: &Value) -> (u16, Value) {
     match messages(body).len() {
         1 => (
@@ -1329,12 +1274,7 @@ fn everything_by_url_e2e() -> Result<(), Failed> {
         ),
     )?;
     let model = FakeModel::start(everything_script);
-    let out = mcptest()
-        .args(["run", "--record", "--config"])
-        .arg(&suite_path)
-        .env("ANTHROPIC_BASE_URL", &model.base_url)
-        .env("ANTHROPIC_API_KEY", API_KEY)
-        .output()?;
+    let out = record_with(&model, &suite_path).output()?;
     check(out.status.code() == Some(0), text(&out))?;
     let received = model.received();
     let first = &received.first().ok_or("no model request")?.body;
@@ -1412,12 +1352,7 @@ fn memory_sequential_e2e() -> Result<(), Failed> {
             quoted(&dir.path().join("memory.jsonl")),
         ),
     )?;
-    let out = mcptest()
-        .args(["run", "--record", "--config"])
-        .arg(&suite_path)
-        .env("ANTHROPIC_BASE_URL", &model.base_url)
-        .env("ANTHROPIC_API_KEY", API_KEY)
-        .output()?;
+    let out = record_with(&model, &suite_path).output()?;
     check(out.status.code() == Some(0), text(&out))?;
     let (_, value, _) = read_cassette(&dir.path().join("cassettes/memory/remembers/m.json"))?;
     let run = &value["runs"][0];

@@ -185,3 +185,47 @@ pub fn everything_server() -> std::path::PathBuf {
 pub fn memory_server() -> std::path::PathBuf {
     npm_ref_dir().join("node_modules/@modelcontextprotocol/server-memory/dist/index.js")
 }
+
+/// The reference "everything" server (pinned from npm), started in its Streamable HTTP mode.
+pub struct EverythingHttp {
+    child: std::process::Child,
+    /// Its MCP endpoint.
+    pub url: String,
+}
+
+impl EverythingHttp {
+    pub fn start() -> Result<EverythingHttp, String> {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map_err(|e| format!("no free local port: {e}"))?
+            .port();
+        let child = std::process::Command::new("node")
+            .arg(everything_server())
+            .arg("streamableHttp")
+            .env("PORT", port.to_string())
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .map_err(|e| format!("node (Node.js 20 or newer on PATH): {e}"))?;
+        let server = EverythingHttp {
+            child,
+            url: format!("http://127.0.0.1:{port}/mcp"),
+        };
+        let started = std::time::Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            if started.elapsed().as_secs() > 20 {
+                return Err("the everything server did not listen within 20 s".into());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        Ok(server)
+    }
+}
+
+impl Drop for EverythingHttp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
