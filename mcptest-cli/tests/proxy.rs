@@ -26,6 +26,15 @@ tools:
       - text: "Oslo: -4 C"
 "#;
 
+/// `mcptest run --config SUITE`, to assert on.
+fn grade(suite: &Path) -> assert_cmd::assert::Assert {
+    Command::cargo_bin("mcptest")
+        .unwrap()
+        .args(["run", "--config"])
+        .arg(suite)
+        .assert()
+}
+
 /// One client session through the proxy into `cassette`; returns what the client printed.
 fn session(dir: &Path, cassette: &Path) -> Vec<Value> {
     let tools = dir.join("tools.yml");
@@ -87,12 +96,7 @@ fn a_foreign_clients_session_becomes_a_run_that_a_strict_suite_grades() {
          - {name: get_weather, args: {exact: {city: Oslo}}}\n",
     )
     .unwrap();
-    Command::cargo_bin("mcptest")
-        .unwrap()
-        .args(["run", "--config"])
-        .arg(&suite)
-        .assert()
-        .code(0);
+    grade(&suite).code(0);
 
     // The narrative check needs what the agent said, which a proxy never sees: it says so
     // and fails rather than passing a story it could not read.
@@ -103,15 +107,9 @@ fn a_foreign_clients_session_becomes_a_run_that_a_strict_suite_grades() {
          narrative: {}\n",
     )
     .unwrap();
-    Command::cargo_bin("mcptest")
-        .unwrap()
-        .args(["run", "--config"])
-        .arg(&narrative)
-        .assert()
-        .code(1)
-        .stdout(predicates::str::contains(
-            "narrative: no closing message to read: the run has no conversation",
-        ));
+    grade(&narrative).code(1).stdout(predicates::str::contains(
+        "narrative: no closing message to read: the run has no conversation",
+    ));
 
     // A second session is appended as the second run.
     session(dir.path(), &cassette);
@@ -322,20 +320,10 @@ fn the_typescript_sdk_through_the_proxy_to_the_everything_server() {
         )
     };
     std::fs::write(&suite, strict(echo, sum)).unwrap();
-    Command::cargo_bin("mcptest")
-        .unwrap()
-        .args(["run", "--config"])
-        .arg(&suite)
-        .assert()
-        .code(0);
+    grade(&suite).code(0);
     // The same suite with the calls swapped fails: the grade reads the recorded order.
     std::fs::write(&suite, strict(sum, echo)).unwrap();
-    Command::cargo_bin("mcptest")
-        .unwrap()
-        .args(["run", "--config"])
-        .arg(&suite)
-        .assert()
-        .code(1);
+    grade(&suite).code(1);
 }
 
 /// A child process whose standard error is read line by line until a line has `marker`; the
@@ -480,12 +468,7 @@ fn the_http_proxy_records_each_client_session_as_a_run() {
          trajectory:\n      mode: strict\n      calls: [get_weather]\n",
     )
     .unwrap();
-    Command::cargo_bin("mcptest")
-        .unwrap()
-        .args(["run", "--config"])
-        .arg(&suite)
-        .assert()
-        .code(0);
+    grade(&suite).code(0);
 }
 
 #[test]
