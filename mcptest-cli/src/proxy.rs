@@ -30,7 +30,8 @@ pub struct ProxyArgs {
     /// The cassette the session is appended to as one run (created when missing).
     #[arg(long, short = 'o', value_name = "CASSETTE.json")]
     pub output: PathBuf,
-    /// The server's name in the cassette (each call's `server`); default: the command's name.
+    /// The server's name in the cassette (each call's `server`); default: the command's name,
+    /// or the upstream URL's host.
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
     /// A fault injected into `tools/call` on the way: `hang` and `wedged` (the call is held
