@@ -76,13 +76,14 @@ struct Shared {
 
 impl Shared {
     /// The session a request belongs to: by its `Mcp-Session-Id`, a new one for an
-    /// `initialize`, else the one of requests without a session.
+    /// `initialize`, else the latest one without a session.
     fn session_for(&self, key: Option<&str>, initialize: bool) -> usize {
         let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
         let found = match key {
             Some(k) => sessions.iter().position(|s| s.key.as_deref() == Some(k)),
             None if initialize => None,
-            None => sessions.iter().position(|s| s.key.is_none()),
+            // Without sessions (a stateless server), the latest `initialize` began the run.
+            None => sessions.iter().rposition(|s| s.key.is_none()),
         };
         found.unwrap_or_else(|| {
             sessions.push(HttpSession {
@@ -467,6 +468,35 @@ mod tests {
             None,
             "an event without its blank line waits"
         );
+    }
+
+    #[test]
+    fn requests_join_their_session_or_the_latest_without_one() {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let shared = Shared {
+            name: "s".into(),
+            upstream: "http://127.0.0.1:9/mcp".into(),
+            output: PathBuf::from("unused.json"),
+            existing: None,
+            template: Session::default(),
+            sessions: Mutex::new(Vec::new()),
+            redactor: Redactor::new(vec![]),
+            client: reqwest::Client::new(),
+            stop: CancellationToken::new(),
+            warned: Mutex::new(false),
+            started: Instant::now(),
+        };
+        // A stateless server: each `initialize` begins a run; what follows joins the latest.
+        assert_eq!(shared.session_for(None, true), 0);
+        assert_eq!(shared.session_for(None, false), 0);
+        assert_eq!(shared.session_for(None, true), 1);
+        assert_eq!(shared.session_for(None, false), 1);
+        // A session the server named is found by its id, wherever it is.
+        shared.sessions.lock().unwrap()[0].key = Some("abc".into());
+        assert_eq!(shared.session_for(Some("abc"), false), 0);
+        assert_eq!(shared.session_for(None, false), 1);
+        // An id never seen (the proxy restarted) begins a run of its own.
+        assert_eq!(shared.session_for(Some("new"), false), 2);
     }
 
     #[test]
