@@ -560,8 +560,58 @@ pub fn tool_calls_from_envelope(v: &Value) -> Vec<ToolCall> {
     calls
 }
 
-/// The keys of a recorded call the decoder reads; any other key is kept in `extra`.
-const CALL_KEYS: [&str; 6] = ["name", "server", "args", "caller", "started_ms", "ended_ms"];
+/// A recorded call's known fields, read in place in one pass over its entries with the
+/// decoder's checks (a string `name`, a string or null `server`, an object or null `caller`,
+/// times that are whole non-negative milliseconds or null); any other entry goes to `extra`.
+/// `None` when the decoder would reject the call.
+struct RawCall<'a> {
+    name: &'a str,
+    server: Option<&'a str>,
+    args: Option<&'a Value>,
+    caller: Option<&'a Map<String, Value>>,
+    started_ms: Option<u64>,
+    ended_ms: Option<u64>,
+}
+
+impl<'a> RawCall<'a> {
+    fn read(v: &'a Value, mut extra: impl FnMut(&'a String, &'a Value)) -> Option<Self> {
+        let time = |v: &Value| {
+            if v.is_null() {
+                Some(None)
+            } else {
+                millis_of(v).map(Some)
+            }
+        };
+        let mut name = None;
+        let mut call = RawCall {
+            name: "",
+            server: None,
+            args: None,
+            caller: None,
+            started_ms: None,
+            ended_ms: None,
+        };
+        for (key, value) in v.as_object()? {
+            match key.as_str() {
+                "name" => name = Some(value.as_str()?),
+                "server" if value.is_null() => {}
+                "server" => call.server = Some(value.as_str()?),
+                "args" => call.args = Some(value),
+                "caller" => match value {
+                    Value::Null => {}
+                    Value::Object(c) => call.caller = Some(c),
+                    _ => return None,
+                },
+                "started_ms" => call.started_ms = time(value)?,
+                "ended_ms" => call.ended_ms = time(value)?,
+                _ => extra(key, value),
+            }
+        }
+        let (server, name) = resolve_wire_name(name?, call.server);
+        (call.server, call.name) = (server, name);
+        Some(call)
+    }
+}
 
 /// One tool call read in place from a run's JSON: what the checks need, borrowed.
 ///
@@ -583,21 +633,9 @@ impl<'a> CallRef<'a> {
     /// string `name`, a `server` that is not a string, a `caller` that is not an object, or
     /// times that are not whole non-negative milliseconds).
     pub(crate) fn read(v: &'a Value) -> Option<Self> {
-        let [name, server, args, caller, started, ended] =
-            crate::json::fields(v.as_object()?, CALL_KEYS);
-        let present = |v: Option<&'a Value>| v.filter(|v| !v.is_null());
-        let server = match present(server) {
-            None => None,
-            Some(s) => Some(s.as_str()?),
-        };
-        match present(caller) {
-            None | Some(Value::Object(_)) => {}
-            Some(_) => return None,
-        }
-        for t in [started, ended].into_iter().filter_map(present) {
-            millis_of(t)?;
-        }
-        let (server, name) = resolve_wire_name(name?.as_str()?, server);
+        let RawCall {
+            name, server, args, ..
+        } = RawCall::read(v, |_, _| {})?;
         Some(CallRef { name, server, args })
     }
 
@@ -624,39 +662,23 @@ impl<'a> From<&'a ToolCall> for CallRef<'a> {
 /// A recorded call as the decoder builds it, copying only what a [`ToolCall`] keeps; `None`
 /// when the decoder would reject it.
 fn call_of(v: &Value) -> Option<ToolCall> {
-    // One pass over the call's entries, with the checks of [`CallRef::read`] made on the way
-    // (a property test holds the two to the same calls).
-    let mut name = None;
-    let mut server = None;
-    let mut call = ToolCall::default();
-    for (key, value) in v.as_object()? {
-        match key.as_str() {
-            "name" => name = Some(value.as_str()?),
-            "server" if value.is_null() => {}
-            "server" => server = Some(value.as_str()?),
-            "args" => call.args = Some(value.clone()),
-            "caller" => match value {
-                Value::Null => {}
-                Value::Object(c) => {
-                    if c.get("type").and_then(Value::as_str) != Some("direct") {
-                        call.caller = Some(value.clone());
-                    }
-                }
-                _ => return None,
-            },
-            "started_ms" if value.is_null() => {}
-            "started_ms" => call.started_ms = Some(millis_of(value)?),
-            "ended_ms" if value.is_null() => {}
-            "ended_ms" => call.ended_ms = Some(millis_of(value)?),
-            _ => {
-                call.extra.insert(key.clone(), value.clone());
-            }
-        }
-    }
-    let (server, name) = resolve_wire_name(name?, server);
-    call.name = name.to_string();
-    call.server = server.map(str::to_string);
-    Some(call)
+    let mut extra = Map::new();
+    let raw = RawCall::read(v, |k, v| {
+        extra.insert(k.clone(), v.clone());
+    })?;
+    Some(ToolCall {
+        name: raw.name.to_string(),
+        server: raw.server.map(str::to_string),
+        args: raw.args.cloned(),
+        // A recorded `{"type": "direct"}` is a direct call.
+        caller: raw
+            .caller
+            .filter(|c| c.get("type").and_then(Value::as_str) != Some("direct"))
+            .map(|c| Value::Object(c.clone())),
+        started_ms: raw.started_ms,
+        ended_ms: raw.ended_ms,
+        extra,
+    })
 }
 
 /// A recorded name and server as the decoder reads them: a wire name `<server>__<tool>` names
