@@ -1216,7 +1216,7 @@ fn url_server_errors() -> Result<(), Failed> {
     let shown = text(&out);
     check(
         out.status.code() == Some(2)
-            && shown.contains("unauthorized")
+            && shown.contains("refused the recorder as unauthorized")
             && shown.contains("headers:")
             && !shown.contains(URL_TOKEN),
         &shown,

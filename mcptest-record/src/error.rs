@@ -2,6 +2,20 @@
 
 use std::fmt;
 
+/// Why a server reached by URL could not be used, as the transport told it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ConnectFailure {
+    /// Nothing answered at the URL (no connection, or a timeout).
+    Unreachable,
+    /// The server answered 401: it wants credentials.
+    Unauthorized,
+    /// The server answered 403: the credentials lack access.
+    Forbidden,
+    /// It answered, but not as a Streamable HTTP MCP server.
+    Handshake,
+}
+
 /// A recording that could not be made. Every message says what to do next.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -70,7 +84,9 @@ pub enum RecordError {
         server: String,
         /// Its URL.
         url: String,
-        /// What went wrong.
+        /// Which kind of failure it was.
+        failure: ConnectFailure,
+        /// What went wrong, as the transport said it.
         error: String,
     },
     /// `tools/list` failed.
@@ -187,44 +203,46 @@ impl fmt::Display for RecordError {
                 "server `{server}` sends the header {header} from the environment variable {var} \
                  (servers.{server}.headers), and it is not set; export it, or remove the header"
             ),
-            RecordError::ServerConnect { server, url, error } => {
+            RecordError::ServerConnect {
+                server,
+                url,
+                failure,
+                error,
+            } => {
                 write!(f, "server `{server}` at {url} ")?;
-                let lower = error.to_ascii_lowercase();
-                if lower.contains("auth required") || lower.contains("401") {
-                    write!(
+                match failure {
+                    ConnectFailure::Unauthorized => write!(
                         f,
                         "refused the recorder as unauthorized ({error}); give it credentials \
                          with `headers:`, for example `Authorization: \"Bearer ${{TOKEN}}\"` \
                          (servers.{server}.headers)"
-                    )
-                } else if lower.contains("insufficient scope") || lower.contains("403") {
-                    write!(
+                    ),
+                    ConnectFailure::Forbidden => write!(
                         f,
                         "refused the recorder's credentials ({error}); check the token in \
                          `headers:` has the access the server needs (servers.{server}.headers)"
-                    )
-                } else if lower.contains("connect") || lower.contains("refused") {
-                    write!(
+                    ),
+                    ConnectFailure::Unreachable => write!(
                         f,
                         "does not answer ({error}); start the server, or check `url:` \
                          (servers.{server}.url)"
-                    )
-                } else if url.trim_end_matches('/').ends_with("/sse") {
-                    write!(
-                        f,
-                        "did not complete the MCP handshake over Streamable HTTP ({error}); an \
-                         endpoint ending in `/sse` usually speaks the older HTTP+SSE transport, \
-                         which the recorder does not: use the server's Streamable HTTP endpoint \
-                         (often ending in `/mcp`), or start it over stdio with `command:` \
-                         (servers.{server}.url)"
-                    )
-                } else {
-                    write!(
+                    ),
+                    ConnectFailure::Handshake if url.trim_end_matches('/').ends_with("/sse") => {
+                        write!(
+                            f,
+                            "did not complete the MCP handshake over Streamable HTTP ({error}); \
+                             an endpoint ending in `/sse` usually speaks the older HTTP+SSE \
+                             transport, which the recorder does not: use the server's Streamable \
+                             HTTP endpoint (often ending in `/mcp`), or start it over stdio with \
+                             `command:` (servers.{server}.url)"
+                        )
+                    }
+                    ConnectFailure::Handshake => write!(
                         f,
                         "did not complete the MCP handshake over Streamable HTTP ({error}); \
                          check `url:` is the server's MCP endpoint (often ending in `/mcp`) \
                          (servers.{server}.url)"
-                    )
+                    ),
                 }
             }
             RecordError::ListTools { server, error } => write!(
@@ -272,38 +290,39 @@ impl std::error::Error for RecordError {}
 
 #[cfg(test)]
 mod tests {
-    use super::RecordError;
+    use super::{ConnectFailure, RecordError};
 
-    fn connect(url: &str, error: &str) -> String {
+    fn connect(url: &str, failure: ConnectFailure) -> String {
         RecordError::ServerConnect {
             server: "remote".into(),
             url: url.into(),
-            error: error.into(),
+            failure,
+            error: "the transport's words".into(),
         }
         .to_string()
     }
 
     #[test]
     fn a_server_by_url_that_fails_is_told_what_to_do() {
-        let shown = connect("https://x/mcp", "Auth required");
+        let shown = connect("https://x/mcp", ConnectFailure::Unauthorized);
         assert!(
             shown.contains("unauthorized") && shown.contains("`headers:`"),
             "{shown}"
         );
-        let shown = connect("https://x/mcp", "Insufficient scope");
+        let shown = connect("https://x/mcp", ConnectFailure::Forbidden);
         assert!(shown.contains("check the token"), "{shown}");
-        let shown = connect(
-            "http://127.0.0.1:9/mcp",
-            "tcp connect error: Connection refused",
-        );
+        let shown = connect("http://127.0.0.1:9/mcp", ConnectFailure::Unreachable);
         assert!(
             shown.contains("does not answer") && shown.contains("start the server"),
             "{shown}"
         );
-        let shown = connect("https://x/sse", "Unexpected content type");
+        let shown = connect("https://x/sse", ConnectFailure::Handshake);
         assert!(shown.contains("older HTTP+SSE transport"), "{shown}");
-        let shown = connect("https://x/api", "Unexpected content type");
+        let shown = connect("https://x/api", ConnectFailure::Handshake);
         assert!(shown.contains("often ending in `/mcp`"), "{shown}");
-        assert!(shown.contains("servers.remote.url"), "{shown}");
+        assert!(
+            shown.contains("(the transport's words)") && shown.contains("servers.remote.url"),
+            "{shown}"
+        );
     }
 }

@@ -146,7 +146,7 @@ mod recorder;
 mod run;
 
 pub use clock::VirtualClock;
-pub use error::RecordError;
+pub use error::{ConnectFailure, RecordError};
 pub use faults::{Directive, FaultPlan};
 pub use http::RetryPolicy;
 pub use mcp::BASE_ENV;

@@ -11,7 +11,7 @@
 // for them: the recorder answers them.
 #![allow(deprecated)]
 
-use crate::error::RecordError;
+use crate::error::{ConnectFailure, RecordError};
 use http::{HeaderName, HeaderValue};
 use mcptest_core::suite::{HttpServer, ServerConfig, ServerTransport, StdioServer};
 use rmcp::model::{
@@ -76,6 +76,30 @@ fn error_chain(e: &dyn std::error::Error) -> String {
         source = s.source();
     }
     out
+}
+
+/// What kind of failure the Streamable HTTP transport met, and its words for it.
+fn connect_failure(e: &HttpError) -> (ConnectFailure, String) {
+    let failure = match e {
+        StreamableHttpError::AuthRequired(_) => ConnectFailure::Unauthorized,
+        StreamableHttpError::InsufficientScope(_) => ConnectFailure::Forbidden,
+        // A 401 or 403 without a challenge comes back as the status and the body.
+        StreamableHttpError::UnexpectedServerResponse(r) if r.starts_with("HTTP 401") => {
+            ConnectFailure::Unauthorized
+        }
+        StreamableHttpError::UnexpectedServerResponse(r) if r.starts_with("HTTP 403") => {
+            ConnectFailure::Forbidden
+        }
+        StreamableHttpError::Client(c) if c.is_connect() || c.is_timeout() => {
+            ConnectFailure::Unreachable
+        }
+        _ => ConnectFailure::Handshake,
+    };
+    let words = match e {
+        StreamableHttpError::Client(c) => error_chain(c),
+        _ => error_chain(e),
+    };
+    (failure, words)
 }
 
 /// Keep this much of a server's standard error.
@@ -334,9 +358,10 @@ impl McpServers {
 
     /// Reaches a server by URL over Streamable HTTP, its headers built from the environment.
     fn connect_http(&self, name: &str, http: &HttpServer) -> Result<Server, RecordError> {
-        let connect_error = |error: String| RecordError::ServerConnect {
+        let connect_error = |failure: ConnectFailure, error: String| RecordError::ServerConnect {
             server: name.to_string(),
             url: http.url.clone(),
+            failure,
             error,
         };
         let mut headers = HashMap::new();
@@ -348,13 +373,20 @@ impl McpServers {
                     header: template.name.clone(),
                     var,
                 })?;
-            let header_name = HeaderName::from_bytes(template.name.as_bytes())
-                .map_err(|e| connect_error(format!("header `{}`: {e}", template.name)))?;
+            let header_name = HeaderName::from_bytes(template.name.as_bytes()).map_err(|e| {
+                connect_error(
+                    ConnectFailure::Handshake,
+                    format!("header `{}`: {e}", template.name),
+                )
+            })?;
             let mut header_value = HeaderValue::from_str(&value).map_err(|_| {
-                connect_error(format!(
-                    "the value of header `{}` holds a character no header may (a line break?)",
-                    template.name
-                ))
+                connect_error(
+                    ConnectFailure::Handshake,
+                    format!(
+                        "the value of header `{}` holds a character no header may (a line break?)",
+                        template.name
+                    ),
+                )
             })?;
             header_value.set_sensitive(true);
             headers.insert(header_name, header_value);
@@ -381,17 +413,20 @@ impl McpServers {
                 // The transport's own error says what happened (a refused connection, a
                 // status); rmcp's wrapper names only its types.
                 let inner = error.error.as_ref();
-                let what = match inner.downcast_ref::<HttpError>() {
-                    Some(StreamableHttpError::Client(e)) => error_chain(e),
-                    _ => error_chain(inner),
+                let (failure, what) = match inner.downcast_ref::<HttpError>() {
+                    Some(e) => connect_failure(e),
+                    None => (ConnectFailure::Handshake, error_chain(inner)),
                 };
-                Err(connect_error(format!("{what}, on {context}")))
+                Err(connect_error(failure, format!("{what}, on {context}")))
             }
-            Ok(Err(e)) => Err(connect_error(error_chain(&e))),
-            Err(_) => Err(connect_error(format!(
-                "no answer to `initialize` within {} s",
-                HANDSHAKE_TIMEOUT.as_secs()
-            ))),
+            Ok(Err(e)) => Err(connect_error(ConnectFailure::Handshake, error_chain(&e))),
+            Err(_) => Err(connect_error(
+                ConnectFailure::Unreachable,
+                format!(
+                    "no answer to `initialize` within {} s",
+                    HANDSHAKE_TIMEOUT.as_secs()
+                ),
+            )),
         }
     }
 
@@ -589,5 +624,41 @@ impl McpServers {
                 let _ = s.client.close_with_timeout(Duration::from_secs(5)).await;
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ConnectFailure, StreamableHttpError, connect_failure};
+    use rmcp::transport::streamable_http_client::AuthRequiredError;
+
+    #[test]
+    fn the_transports_error_decides_the_kind_of_failure() {
+        let kind = |e| connect_failure(&e).0;
+        assert_eq!(
+            kind(StreamableHttpError::AuthRequired(AuthRequiredError::new(
+                "Bearer".into()
+            ))),
+            ConnectFailure::Unauthorized
+        );
+        let status = |s: &'static str| StreamableHttpError::UnexpectedServerResponse(s.into());
+        assert_eq!(
+            kind(status("HTTP 401 Unauthorized: no")),
+            ConnectFailure::Unauthorized
+        );
+        assert_eq!(
+            kind(status("HTTP 403 Forbidden: no")),
+            ConnectFailure::Forbidden
+        );
+        assert_eq!(
+            kind(status("HTTP 500 oops: 401 words")),
+            ConnectFailure::Handshake
+        );
+        assert_eq!(
+            kind(StreamableHttpError::UnexpectedContentType(Some(
+                "text/html".into()
+            ))),
+            ConnectFailure::Handshake
+        );
     }
 }

@@ -600,19 +600,28 @@ impl<'t> Decoder<'t> {
         out
     }
 
-    fn stdio_server(&mut self, f: &Fields, path: &str, what: &str) -> Option<ServerTransport> {
-        for key in ["headers"] {
+    /// A problem at each of `keys` written on a server of the other transport.
+    fn keys_of_the_other_transport(
+        &mut self,
+        f: &Fields,
+        path: &str,
+        keys: &[&str],
+        message: impl Fn(&str) -> String,
+    ) {
+        for key in keys {
             if let Some((k, _)) = f.get(key) {
-                self.problem(
-                    k.pos,
-                    &join(path, key),
-                    format!(
-                        "`{key}:` is for a server reached by `url:`; {what} is started by \
-                         `command:` (give it variables with `env:`)"
-                    ),
-                );
+                self.problem(k.pos, &join(path, key), message(key));
             }
         }
+    }
+
+    fn stdio_server(&mut self, f: &Fields, path: &str, what: &str) -> Option<ServerTransport> {
+        self.keys_of_the_other_transport(f, path, &["headers"], |key| {
+            format!(
+                "`{key}:` is for a server reached by `url:`; {what} is started by `command:` \
+                 (give it variables with `env:`)"
+            )
+        });
         let command = self
             .required(f, path, "command", what, "command: weather-mcp")
             .and_then(|n| self.nonempty_string(n, &join(path, "command")));
@@ -639,18 +648,12 @@ impl<'t> Decoder<'t> {
     }
 
     fn http_server(&mut self, f: &Fields, path: &str, what: &str) -> Option<ServerTransport> {
-        for key in ["args", "env", "cwd"] {
-            if let Some((k, _)) = f.get(key) {
-                self.problem(
-                    k.pos,
-                    &join(path, key),
-                    format!(
-                        "`{key}:` is for a server started by `command:`; {what} is reached by \
-                         `url:` (send credentials with `headers:`)"
-                    ),
-                );
-            }
-        }
+        self.keys_of_the_other_transport(f, path, &["args", "env", "cwd"], |key| {
+            format!(
+                "`{key}:` is for a server started by `command:`; {what} is reached by `url:` \
+                 (send credentials with `headers:`)"
+            )
+        });
         let url_node = self.field(f, path, "url")?;
         let url = self.nonempty_string(url_node, &join(path, "url"))?;
         let scheme_ok = ["http://", "https://"]
