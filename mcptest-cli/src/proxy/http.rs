@@ -19,6 +19,7 @@ use hyper_util::rt::TokioIo;
 use mcptest_core::secrets::Redactor;
 use serde_json::Value;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
@@ -70,7 +71,7 @@ struct Shared {
     redactor: Redactor,
     client: reqwest::Client,
     stop: CancellationToken,
-    warned: Mutex<bool>,
+    warned: AtomicBool,
     started: Instant,
 }
 
@@ -105,32 +106,35 @@ impl Shared {
 
     /// Rewrites the cassette with every session's run; warns once when that fails.
     fn save(&self) -> Result<(), String> {
-        let runs: Vec<Value> = {
+        // Copied under the lock, assembled outside it: requests go on meanwhile.
+        let snapshot: Vec<(Session, u64, Option<String>)> = {
             let sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
             sessions
                 .iter()
-                .map(|s| {
-                    let mut run = assemble(&self.name, &[], s.log.clone(), s.ms(), None);
-                    if let Some(meta) = run.get_mut("meta").and_then(Value::as_object_mut) {
-                        meta.remove("command");
-                        meta.remove("server_exit_code");
-                        meta.insert("upstream".into(), self.upstream.clone().into());
-                        if let Some(k) = &s.key {
-                            meta.insert("session_id".into(), k.clone().into());
-                        }
-                    }
-                    self.redactor.redact(&mut run);
-                    run
-                })
+                .map(|s| (s.log.clone(), s.ms(), s.key.clone()))
                 .collect()
         };
+        let runs: Vec<Value> = snapshot
+            .into_iter()
+            .map(|(log, ms, key)| {
+                let mut run = assemble(&self.name, &[], log, ms, None);
+                if let Some(meta) = run.get_mut("meta").and_then(Value::as_object_mut) {
+                    meta.remove("command");
+                    meta.remove("server_exit_code");
+                    meta.insert("upstream".into(), self.upstream.clone().into());
+                    if let Some(k) = key {
+                        meta.insert("session_id".into(), k.into());
+                    }
+                }
+                self.redactor.redact(&mut run);
+                run
+            })
+            .collect();
         let saved = write_runs(&self.output, self.existing.clone(), runs);
-        if let Err(e) = &saved {
-            let mut warned = self.warned.lock().unwrap_or_else(|p| p.into_inner());
-            if !*warned {
-                eprintln!("mcptest proxy: warning: {e}");
-                *warned = true;
-            }
+        if let Err(e) = &saved
+            && !self.warned.swap(true, Ordering::Relaxed)
+        {
+            eprintln!("mcptest proxy: warning: {e}");
         }
         saved
     }
@@ -142,23 +146,22 @@ pub(super) fn proxy_http(
     listen: &str,
     upstream: &str,
 ) -> Result<(), String> {
-    let lower = upstream.to_ascii_lowercase();
-    if !(lower.starts_with("http://") || lower.starts_with("https://")) {
-        return Err(format!(
+    let not_http = || {
+        format!(
             "`--upstream {upstream}` is not an HTTP URL; give the server's MCP endpoint, for \
              example --upstream http://127.0.0.1:3001/mcp"
-        ));
+        )
+    };
+    let url = reqwest::Url::parse(upstream).map_err(|_| not_http())?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(not_http());
     }
     let existing = read_existing(&args.output)?;
-    let name = args.name.clone().unwrap_or_else(|| {
-        upstream
-            .split("://")
-            .nth(1)
-            .and_then(|rest| rest.split(['/', ':']).next())
-            .filter(|h| !h.is_empty())
-            .unwrap_or("server")
-            .to_string()
-    });
+    let name = args
+        .name
+        .clone()
+        .or_else(|| url.host_str().map(str::to_string))
+        .unwrap_or_else(|| "server".into());
     // The same TLS provider the recorder uses; a second install is a no-op.
     let _ = rustls::crypto::ring::default_provider().install_default();
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -191,7 +194,7 @@ pub(super) fn proxy_http(
             redactor: Redactor::new(known_values(&[])),
             client,
             stop: CancellationToken::new(),
-            warned: Mutex::new(false),
+            warned: AtomicBool::new(false),
             started: Instant::now(),
         });
         eprintln!(
@@ -483,7 +486,7 @@ mod tests {
             redactor: Redactor::new(vec![]),
             client: reqwest::Client::new(),
             stop: CancellationToken::new(),
-            warned: Mutex::new(false),
+            warned: AtomicBool::new(false),
             started: Instant::now(),
         };
         // A stateless server: each `initialize` begins a run; what follows joins the latest.
