@@ -59,8 +59,9 @@ impl RecordOptions {
 }
 
 /// The secret values a recording of `suite` must not write: the API key, the values of every
-/// environment variable a `servers:` entry passes through or builds a header from, and the value of every variable in
-/// the environment whose name says it is a credential ([`is_secret_name`]).
+/// environment variable a `servers:` entry passes through or builds a header from, and the
+/// value of every variable in the environment whose name says it is a credential
+/// ([`is_secret_name`]).
 pub fn secrets_from_env(suite: &Suite, provider: &ProviderConfig) -> Vec<SecretValue> {
     let mut out = Vec::new();
     if let Some(k) = &provider.api_key {
