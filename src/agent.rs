@@ -7,7 +7,8 @@ use crate::gates::{
 use mcptest_core::eval::{ExpectedTrace, GoldenPath, RecoveryBudget, TrajectoryAxes};
 use mcptest_core::matchers::Matcher;
 use mcptest_core::spec::{
-    AgentSpec, Expectation, Fault as CoreFault, NarrativeGate, ReliabilityGate, StabilityGate,
+    AgentSpec, Expectation, Fault as CoreFault, Front, NarrativeGate, ReliabilityGate,
+    StabilityGate,
 };
 use std::fmt;
 
@@ -173,7 +174,11 @@ impl Agent {
         spec.reliability = self.reliability;
         spec.inject = self.inject;
         spec.expect = self.expect;
-        problems.extend(spec.validate().iter().map(ToString::to_string));
+        problems.extend(
+            spec.validate_for(Front::Builder)
+                .iter()
+                .map(ToString::to_string),
+        );
         if problems.is_empty() {
             Ok(spec)
         } else {
@@ -251,7 +256,7 @@ mod tests {
             .unwrap_err();
         let text = err.to_string();
         assert!(text.contains("bad target `tool_calls[0.name`"), "{text}");
-        assert!(text.contains("set `runs` to at least 2"), "{text}");
+        assert!(text.contains("call `.runs(2)` (or more)"), "{text}");
         assert!(text.contains("inject"), "{text}");
         assert!(text.contains("narration"), "{text}");
         assert_eq!(err.problems.len(), 4);

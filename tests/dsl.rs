@@ -257,7 +257,7 @@ fn main() -> std::process::ExitCode {
         refused(
             "builder_mistakes",
             &[
-                "unknown stability metric `varianse` in `stability.varianse`; did you mean `stability.variance`?",
+                "`stability.varianse`: the stability report has no `varianse`; did you mean `stability.variance`?",
                 "target `final_response` reads the model's narration",
                 "bad target `tool_calls[0`",
                 "a stability gate needs a sample",

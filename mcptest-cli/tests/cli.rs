@@ -555,7 +555,7 @@ fn load_error_stability_on_a_single_run() {
         &format!("{HEAD}    stability: {{}}\n"),
         4,
         5,
-        &["set `runs` to at least 2"],
+        &["set `runs: 2` (or more)"],
     );
 }
 

@@ -43,10 +43,8 @@ use crate::eval::{
 };
 use crate::json::canonical;
 use crate::matchers::Matcher;
-use crate::select::Step;
-use crate::spec::{
-    AXES_METRICS, AgentSpec, Expectation, Inconclusive, ReliabilityGate, TRAJECTORY_METRICS,
-};
+use crate::rules;
+use crate::spec::{AgentSpec, Expectation, Inconclusive, ReliabilityGate};
 use crate::trace::Run;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -179,12 +177,17 @@ fn row(gate: &str, passed: bool, summary: String, details: Vec<String>) -> GateR
 }
 
 /// True when some assertion targets `root.<one of fields>` (it replaces that default gate).
-fn targets(expect: &[Expectation], root: &str, fields: &[&str]) -> bool {
+/// True when an assertion of `expect` reads a metric the gate `gate` (a key of the rulebook's
+/// gate table) reports.
+fn targets(expect: &[Expectation], gate: &str) -> bool {
     expect.iter().any(|e| {
         let s = e.target.steps();
-        matches!(s.first(), Some(Step::Field(r)) if r == root)
-            && (fields.is_empty()
-                || matches!(s.get(1), Some(Step::Field(f)) if fields.contains(&f.as_str())))
+        match (rules::target::root(s), rules::target::field(s, 1)) {
+            (Some(report), Some(metric)) => {
+                rules::gates::producer(report, metric).is_some_and(|g| g.key == gate)
+            }
+            _ => false,
+        }
     })
 }
 
@@ -268,12 +271,7 @@ pub fn evaluate_run(spec: &AgentSpec, cell: &str, run: &Run) -> CellReport {
                 );
                 // An assertion on the trajectory's report replaces the pass/fail gate; the
                 // row stays, advisory, so the mismatches and the edit script still show.
-                let verdict_fields: Vec<&str> = TRAJECTORY_METRICS
-                    .iter()
-                    .copied()
-                    .filter(|f| !AXES_METRICS.contains(f))
-                    .collect();
-                r.advisory = targets(&spec.expect, "trajectory", &verdict_fields);
+                r.advisory = targets(&spec.expect, "trajectory");
                 gates.push(r);
             }
             Err(e) => gates.push(row(
@@ -291,7 +289,7 @@ pub fn evaluate_run(spec: &AgentSpec, cell: &str, run: &Run) -> CellReport {
             json!(s.dependency_satisfaction),
         );
         traj.insert("order_satisfaction".into(), json!(s.order_satisfaction));
-        if !targets(&spec.expect, "trajectory", AXES_METRICS) {
+        if !targets(&spec.expect, "trajectory_axes") {
             let text = s.to_string();
             let mut lines = text.lines().map(|l| l.trim().to_string());
             lines.next();
@@ -316,7 +314,7 @@ pub fn evaluate_run(spec: &AgentSpec, cell: &str, run: &Run) -> CellReport {
             json!({"passed": u8::from(s.passed), "penalty": s.penalty, "extra_steps": s.extra_steps,
                    "backtracks": s.backtracks, "repeated_tools": s.repeated_tools}),
         );
-        if !targets(&spec.expect, "golden_path", &[]) {
+        if !targets(&spec.expect, "golden_path") {
             gates.push(row(
                 "golden_path",
                 s.passed,
@@ -511,7 +509,7 @@ pub fn evaluate_stability(spec: &AgentSpec, cell: &str, runs: &[Run]) -> Option<
         if row.passed {
             continue;
         }
-        if let Some(Step::Field(field)) = e.target.steps().get(1) {
+        if let Some(crate::select::Step::Field(field)) = e.target.steps().get(1) {
             let why = evidence.driver(field);
             if !why.is_empty() {
                 row.details.push(format!("driven by: {why}"));

@@ -16,6 +16,9 @@
 //! * [`calibrate`]: floors and ceilings for an agent's declared gates, from known-good recordings.
 //! * [`mutate`]: mutants of recorded runs, and how many of them a suite's gates catch.
 //! * [`suite`]: YAML suites loaded into the same specs, and where their cassettes live.
+//! * [`rules`]: the rulebook (the `mcptest-rules` crate, re-exported): the target grammar, the
+//!   gate table, the names of modes, shapes, matchers and faults, and the words of every
+//!   declaration mistake, shared with the attribute macro.
 //! * [`yaml`]: YAML text as nodes that remember their line and column, under a depth and size
 //!   cap, for the suite loader and the mock server's tools files.
 //! * [`request`] and [`secrets`]: what a recorder fingerprints (to tell a stale cassette) and
@@ -59,9 +62,13 @@ pub mod request;
 pub mod secrets;
 pub mod select;
 pub mod spec;
-pub mod suggest;
 pub mod suite;
 pub mod trace;
 pub mod yaml;
 
 pub use diff::AssertionDiff;
+/// The rulebook every front end and evaluator reads: target grammar, gate table, names and
+/// the words of every declaration mistake (the `mcptest-rules` crate).
+pub use mcptest_rules as rules;
+/// "Did you mean" for near misses ([`rules::suggest`]).
+pub use mcptest_rules::suggest;

@@ -90,19 +90,8 @@ impl ModelGradedKind {
     }
 }
 
-/// The keys a matcher may be written under.
-pub const MATCHER_KEYS: &[&str] = &[
-    "exact",
-    "contains",
-    "schema",
-    "regex",
-    "not",
-    "all",
-    "any",
-    "llm-judge",
-    "llm-jury",
-    "similar",
-];
+/// The keys a matcher may be written under (the rulebook's list).
+pub use mcptest_rules::names::MATCHER_KEYS;
 
 /// A structural problem with a matcher: it cannot decide anything.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -666,12 +655,10 @@ impl<'de> Deserialize<'de> for Matcher {
                         config: map.next_value()?,
                     },
                     other => {
-                        return Err(de::Error::custom(format!(
-                            "unknown matcher `{other}`{}; expected one of {}",
-                            crate::suggest::did_you_mean(other, MATCHER_KEYS)
-                                .map(|s| format!(" (did you mean `{s}`?)"))
-                                .unwrap_or_default(),
-                            MATCHER_KEYS.join(", ")
+                        return Err(de::Error::custom(mcptest_rules::mistakes::unknown(
+                            "matcher",
+                            other,
+                            MATCHER_KEYS,
                         )));
                     }
                 };

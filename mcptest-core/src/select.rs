@@ -34,16 +34,8 @@ pub struct Target {
     steps: Vec<Step>,
 }
 
-/// One step of a [`Target`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Step {
-    /// An object field.
-    Field(String),
-    /// An array index; negative counts from the end.
-    Index(i64),
-    /// Every element of an array (or every value of an object).
-    Each,
-}
+/// One step of a [`Target`] (the rulebook's grammar, [`crate::rules::target`]).
+pub use mcptest_rules::target::Step;
 
 /// A value a target selected, with its JSON pointer from the root.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,107 +47,12 @@ pub struct Selected<'a> {
 }
 
 /// A target string that does not follow the grammar.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TargetError {
-    /// The target as written.
-    pub target: String,
-    /// 0-based character offset of the problem.
-    pub offset: usize,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for TargetError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "bad target `{}` at character {}: {} (targets look like `tool_calls[0].args.city`, \
-             `tool_calls[-1].name` or `tool_calls[*].name`)",
-            self.target,
-            self.offset + 1,
-            self.message
-        )
-    }
-}
-
-impl std::error::Error for TargetError {}
+pub use mcptest_rules::target::TargetError;
 
 impl Target {
     /// Parses a target.
     pub fn parse(text: &str) -> Result<Self, TargetError> {
-        let chars: Vec<char> = text.chars().collect();
-        let err = |offset: usize, message: &str| TargetError {
-            target: text.to_string(),
-            offset,
-            message: message.to_string(),
-        };
-        let mut i = 0;
-        if chars.first() == Some(&'$') {
-            i = 1;
-            if chars.get(1) == Some(&'.') {
-                i = 2;
-            }
-        }
-        let mut steps = Vec::new();
-        let mut expect_field = true;
-        while i < chars.len() {
-            match chars[i] {
-                '[' => {
-                    let close = chars[i..]
-                        .iter()
-                        .position(|&c| c == ']')
-                        .map(|p| p + i)
-                        .ok_or_else(|| err(i, "`[` without a closing `]`"))?;
-                    let inner: String = chars[i + 1..close].iter().collect();
-                    let inner = inner.trim();
-                    if inner == "*" {
-                        steps.push(Step::Each);
-                    } else if let Some(q) = inner
-                        .strip_prefix('"')
-                        .and_then(|s| s.strip_suffix('"'))
-                        .or_else(|| inner.strip_prefix('\'').and_then(|s| s.strip_suffix('\'')))
-                    {
-                        steps.push(Step::Field(q.to_string()));
-                    } else {
-                        let n: i64 = inner.parse().map_err(|_| {
-                            err(i + 1, "expected an index (`0`, `-1`), `*`, or a quoted key")
-                        })?;
-                        steps.push(Step::Index(n));
-                    }
-                    i = close + 1;
-                    expect_field = false;
-                }
-                '.' => {
-                    if expect_field {
-                        return Err(err(i, "empty field name"));
-                    }
-                    i += 1;
-                    expect_field = true;
-                    if i == chars.len() {
-                        return Err(err(i - 1, "the target ends with `.`"));
-                    }
-                }
-                ']' => return Err(err(i, "`]` without an opening `[`")),
-                _ => {
-                    if !expect_field {
-                        return Err(err(i, "expected `.` or `[` before a field name"));
-                    }
-                    let start = i;
-                    while i < chars.len() && !matches!(chars[i], '.' | '[' | ']') {
-                        i += 1;
-                    }
-                    let name: String = chars[start..i].iter().collect();
-                    if name.trim() != name {
-                        return Err(err(start, "field names may not start or end with spaces"));
-                    }
-                    steps.push(Step::Field(name));
-                    expect_field = false;
-                }
-            }
-        }
-        if steps.is_empty() && !text.trim_start_matches(['$', '.']).is_empty() {
-            return Err(err(0, "empty target"));
-        }
+        let steps = mcptest_rules::target::parse(text)?;
         Ok(Target {
             text: text.to_string(),
             steps,

@@ -32,7 +32,9 @@ use crate::eval::{
     ExpectedArgs, ExpectedTrace, GoldenPath, NarrativeConfig, RecoveryBudget, TrajectoryAxes,
 };
 use crate::matchers::{Matcher, MatcherError};
-use crate::select::{Step, Target, TargetError};
+use crate::select::{Target, TargetError};
+pub use mcptest_rules::mistakes::{Front, Mistake, Place};
+use mcptest_rules::{gates, mistakes};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
@@ -170,7 +172,16 @@ impl AgentSpec {
     }
 
     /// Every mistake in the spec, in declaration order; empty when it can be evaluated.
+    /// Fixes are spelled as in a YAML suite; [`validate_for`](Self::validate_for) spells them
+    /// for another front end.
     pub fn validate(&self) -> Vec<SpecError> {
+        self.validate_for(Front::Yaml)
+    }
+
+    /// Every mistake in the spec, with each fix spelled for the front end that declared it.
+    /// The rules and the words are the rulebook's ([`crate::rules::mistakes`]), so a YAML
+    /// suite, the builder and the attribute report the same mistake the same way.
+    pub fn validate_for(&self, front: Front) -> Vec<SpecError> {
         let mut errors = Vec::new();
         let mut err = |field: &str, kind: SpecErrorKind, message: String| {
             errors.push(SpecError {
@@ -180,11 +191,7 @@ impl AgentSpec {
             })
         };
         if self.runs == Some(0) {
-            err(
-                "runs",
-                SpecErrorKind::Runs,
-                "`runs` must be at least 1".into(),
-            );
+            err("runs", SpecErrorKind::Runs, mistakes::runs_zero());
         }
         if let Some(t) = &self.trajectory {
             for (i, c) in t.calls.iter().enumerate() {
@@ -203,11 +210,7 @@ impl AgentSpec {
             err(
                 "stability",
                 SpecErrorKind::StabilityNeedsRuns,
-                format!(
-                    "a stability gate needs a sample: it aggregates across runs, and this agent \
-                     asks for {} run; set `runs` to at least 2",
-                    self.run_count()
-                ),
+                mistakes::stability_needs_runs(self.run_count(), front),
             );
         }
         if let Some(c) = self.narrative.as_ref().and_then(|n| n.max_divergence_score)
@@ -216,7 +219,7 @@ impl AgentSpec {
             err(
                 "narrative.max_divergence_score",
                 SpecErrorKind::Ceiling,
-                format!("`max_divergence_score` is a number from 0 to 1, found {c}"),
+                mistakes::unit_interval("max_divergence_score", Some(c)),
             );
         }
         if let Some(g) = &self.reliability {
@@ -226,7 +229,7 @@ impl AgentSpec {
                 err(
                     "reliability.min_pass_rate",
                     SpecErrorKind::PassRate,
-                    format!("`min_pass_rate` is a number from 0 to 1 (0.9 for 90%), found {p}"),
+                    mistakes::unit_interval("min_pass_rate", Some(p)),
                 );
             }
             if let Some(c) = g.confidence
@@ -235,10 +238,7 @@ impl AgentSpec {
                 err(
                     "reliability.confidence",
                     SpecErrorKind::PassRate,
-                    format!(
-                        "`confidence` is a number strictly between 0 and 1 (0.95 for 95%), \
-                         found {c}"
-                    ),
+                    mistakes::confidence(Some(c)),
                 );
             }
             if g.min_pass_rate.is_none()
@@ -252,9 +252,7 @@ impl AgentSpec {
                 err(
                     field,
                     SpecErrorKind::PassRate,
-                    "`confidence` and `inconclusive` qualify a pass-rate decision: add \
-                     `min_pass_rate: 0.9` (the pass rate the runs must support)"
-                        .into(),
+                    mistakes::pass_rate_qualifiers(front),
                 );
             }
         }
@@ -262,29 +260,45 @@ impl AgentSpec {
             err(
                 "recovery",
                 SpecErrorKind::RecoveryWithoutFault,
-                "a recovery gate needs a fault to recover from: add `inject: [<fault name>]`"
-                    .into(),
+                mistakes::recovery_without_fault(front),
             );
         }
+        let declared = |gate: &str| self.declares(gate);
         let per_gate = self.gate_expectations();
-        let groups = std::iter::once(("expect", self.expect.as_slice()))
-            .chain(per_gate.iter().map(|(g, list)| (*g, *list)));
-        for (gate, list) in groups {
-            let field = if gate == "expect" {
-                "expect".to_string()
-            } else {
-                format!("{gate}.expect")
+        let groups = std::iter::once((Place::PerRun, self.expect.as_slice()))
+            .chain(per_gate.iter().map(|(g, list)| (Place::Gate(g), *list)));
+        for (place, list) in groups {
+            let field = match place {
+                Place::PerRun => "expect".to_string(),
+                Place::Gate(g) => format!("{g}.expect"),
             };
             for (i, e) in list.iter().enumerate() {
-                for (kind, message) in e.problems() {
-                    err(&format!("{field}[{i}]"), kind, message);
+                let field = format!("{field}[{i}]");
+                for (kind, message) in e.problems(front) {
+                    err(&field, kind, message);
+                }
+                if let Err(m) =
+                    mistakes::check_target(e.target.as_str(), place, e.advisory, Some(&declared))
+                {
+                    err(&field, SpecErrorKind::of(&m), m.message(front));
                 }
             }
         }
-        for (field, kind, message) in self.target_problems() {
-            err(&field, kind, message);
-        }
         errors
+    }
+
+    /// True when the agent declares the gate whose key is `gate` (`trajectory_axes`).
+    pub fn declares(&self, gate: &str) -> bool {
+        match gate {
+            "trajectory" => self.trajectory.is_some(),
+            "trajectory_axes" => self.trajectory_axes.is_some(),
+            "golden_path" => self.golden_path.is_some(),
+            "narrative" => self.narrative.is_some(),
+            "recovery" => self.recovery.is_some(),
+            "stability" => self.stability.is_some(),
+            "reliability" => self.reliability.is_some(),
+            _ => false,
+        }
     }
 
     /// The assertions of the gates that hold their own `expect:` lists.
@@ -303,111 +317,6 @@ impl AgentSpec {
                 self.reliability.as_ref().map_or(&[], |g| &g.expect),
             ),
         ]
-    }
-
-    /// Every assertion's target must name something its gate reports: a per-run `expect:`
-    /// reads the trace and the reports of the per-run gates the agent declares (by the names
-    /// in [`GATE_METRICS`]); a gate's own `expect:` reads that gate's report. Caught when the
-    /// agent is declared, a misplaced or misspelled target is a declaration error with a guess,
-    /// not a "no value at target" failure on every run.
-    fn target_problems(&self) -> Vec<(String, SpecErrorKind, String)> {
-        let mut out = Vec::new();
-        let field_of = |e: &Expectation| match e.target.steps().get(1) {
-            Some(Step::Field(f)) => Some(f.clone()),
-            _ => None,
-        };
-        let unknown = |gate: &str, e: &Expectation| -> Option<String> {
-            let f = field_of(e)?;
-            let metrics = gate_metrics(gate)?;
-            if metrics.contains(&f.as_str()) {
-                return None;
-            }
-            // A near spelling, or a metric the written name begins (`weakest`).
-            let guess = crate::suggest::did_you_mean(&f, metrics)
-                .or_else(|| metrics.iter().copied().find(|m| m.starts_with(f.as_str())));
-            let then = match guess {
-                Some(g) => format!("did you mean `{gate}.{g}`? It reports"),
-                None => "it reports".into(),
-            };
-            Some(format!(
-                "`{}`: the {gate} report has no `{f}`; {then} {}",
-                e.target,
-                metrics
-                    .iter()
-                    .map(|m| format!("`{m}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))
-        };
-        for (i, e) in self.expect.iter().enumerate() {
-            let field = format!("expect[{i}]");
-            let Some(root) = e.target.root_field() else {
-                continue;
-            };
-            match root {
-                "stability" | "reliability" => out.push((
-                    field,
-                    SpecErrorKind::CrossRunTarget,
-                    format!(
-                        "`{}` is a cross-run target: move this assertion under `{root}: \
-                         expect:` (a per-run `expect:` sees one run)",
-                        e.target
-                    ),
-                )),
-                "trajectory" | "golden_path" | "narrative" | "recovery" => {
-                    if let Some(message) = unknown(root, e) {
-                        out.push((field, SpecErrorKind::UnknownMetric, message));
-                        continue;
-                    }
-                    let axes = field_of(e).is_some_and(|f| AXES_METRICS.contains(&f.as_str()));
-                    let missing = match root {
-                        "trajectory" if axes => {
-                            self.trajectory_axes.is_none().then_some("trajectory_axes")
-                        }
-                        "trajectory" => self.trajectory.is_none().then_some("trajectory"),
-                        "golden_path" => self.golden_path.is_none().then_some("golden_path"),
-                        "narrative" => self.narrative.is_none().then_some("narrative"),
-                        _ => self.recovery.is_none().then_some("recovery"),
-                    };
-                    if let Some(block) = missing {
-                        out.push((
-                            field,
-                            SpecErrorKind::UndeclaredGate,
-                            format!(
-                                "`{}` reads the report of the `{block}:` gate, which this agent \
-                                 does not declare; add `{block}:` to the agent",
-                                e.target
-                            ),
-                        ));
-                    }
-                }
-                _ => {}
-            }
-        }
-        for (gate, list) in self.gate_expectations() {
-            for (i, e) in list.iter().enumerate() {
-                let field = format!("{gate}.expect[{i}]");
-                if e.target.root_field() != Some(gate) {
-                    let example = match gate {
-                        "stability" => "stability.weakest_score",
-                        "narrative" => "narrative.claimed_but_absent",
-                        _ => "reliability.passhat_k",
-                    };
-                    out.push((
-                        field,
-                        SpecErrorKind::MisplacedTarget,
-                        format!(
-                            "an assertion under `{gate}:` reads the {gate} report, so its target \
-                             starts with `{gate}.` (for example `{example}`); found `{}`",
-                            e.target
-                        ),
-                    ));
-                } else if let Some(message) = unknown(gate, e) {
-                    out.push((field, SpecErrorKind::UnknownMetric, message));
-                }
-            }
-        }
-        out
     }
 }
 
@@ -454,90 +363,25 @@ pub enum SpecErrorKind {
     MisplacedTarget,
 }
 
-/// Each gate's report: the metrics a target under the gate's name reads
-/// (`golden_path.penalty`, `stability.weakest_score`). The gates build their reports with
-/// exactly these names (a test holds them to it).
-pub const GATE_METRICS: &[(&str, &[&str])] = &[
-    ("trajectory", TRAJECTORY_METRICS),
-    ("golden_path", GOLDEN_PATH_METRICS),
-    ("narrative", NARRATIVE_METRICS),
-    ("recovery", RECOVERY_METRICS),
-    ("stability", STABILITY_METRICS),
-    ("reliability", RELIABILITY_METRICS),
-];
+impl SpecErrorKind {
+    /// The kind of a rulebook mistake.
+    pub fn of(m: &Mistake) -> SpecErrorKind {
+        match m {
+            Mistake::Narration { .. } => SpecErrorKind::NarrationTarget,
+            Mistake::CrossRunTarget { .. } => SpecErrorKind::CrossRunTarget,
+            Mistake::UnknownMetric { .. } => SpecErrorKind::UnknownMetric,
+            Mistake::UndeclaredGate { .. } => SpecErrorKind::UndeclaredGate,
+            Mistake::MisplacedTarget { .. } => SpecErrorKind::MisplacedTarget,
+            Mistake::ModelGraded { .. } => SpecErrorKind::ModelGraded,
+            _ => SpecErrorKind::MalformedMatcher,
+        }
+    }
+}
 
-/// What `trajectory.*` reads (the last two need `trajectory_axes`; `edits` is the list of
-/// edit steps of a failing ordered trajectory, each `{op, expected_index, recorded_index,
-/// diffs, description}`).
-pub const TRAJECTORY_METRICS: &[&str] = &[
-    "passed",
-    "mismatch_count",
-    "matched",
-    "precision",
-    "recall",
-    "score",
-    "edit_distance",
-    "edits",
-    "dependency_satisfaction",
-    "order_satisfaction",
-];
-/// The `trajectory.*` metrics the `trajectory_axes:` gate reports (the others are the
-/// `trajectory:` gate's).
-pub const AXES_METRICS: &[&str] = &["dependency_satisfaction", "order_satisfaction"];
-/// What `golden_path.*` reads.
-pub const GOLDEN_PATH_METRICS: &[&str] = &[
-    "passed",
-    "penalty",
-    "extra_steps",
-    "backtracks",
-    "repeated_tools",
-];
-/// What `narrative.*` reads.
-pub const NARRATIVE_METRICS: &[&str] = &[
-    "divergence_score",
-    "claimed_but_absent",
-    "present_but_unclaimed",
-    "arg_mismatch",
-    "gate_passed",
-];
-/// What `recovery.*` reads.
-pub const RECOVERY_METRICS: &[&str] = &[
-    "time_to_detection_ms",
-    "time_to_recovery_ms",
-    "user_visible_hang_ms",
-    "recovered",
-    "clean_timeout",
-    "passed",
-];
-/// What `stability.*` reads, in report order.
-pub const STABILITY_METRICS: &[&str] = &[
-    "score",
-    "weakest_score",
-    "variance",
-    "tool_sequence_similarity",
-    "argument_consistency",
-    "early_divergence",
-];
-/// What `reliability.*` reads.
-pub const RELIABILITY_METRICS: &[&str] = &[
-    "runs",
-    "passes",
-    "pass_rate",
-    "lower_bound",
-    "upper_bound",
-    "pass_at_k",
-    "passhat_k",
-    "decay_curve",
-    "variance_amplification",
-    "graceful_degradation",
-];
-
-/// The metrics of gate `gate` ([`GATE_METRICS`]), or `None` when it is no gate.
-pub fn gate_metrics(gate: &str) -> Option<&'static [&'static str]> {
-    GATE_METRICS
-        .iter()
-        .find(|(g, _)| *g == gate)
-        .map(|(_, m)| *m)
+/// The metrics read under `report` (`trajectory`, `stability`), from the rulebook's gate
+/// table ([`crate::rules::gates`]); empty when no gate writes that report.
+pub fn gate_metrics(report: &str) -> Vec<&'static str> {
+    gates::report_metrics(report)
 }
 
 impl fmt::Display for SpecError {
@@ -589,33 +433,18 @@ impl Expectation {
         self
     }
 
-    /// Why this assertion cannot gate, if it cannot: a model-graded matcher or narration as
-    /// the target (both allowed only when advisory), a malformed schema or regex.
-    pub fn problems(&self) -> Vec<(SpecErrorKind, String)> {
+    /// What is wrong with this assertion's matcher: a model-graded matcher in a gating
+    /// assertion, a malformed schema or regex. (Its target is checked where it is written, by
+    /// [`AgentSpec::validate`].)
+    pub fn problems(&self, front: Front) -> Vec<(SpecErrorKind, String)> {
         let mut out = Vec::new();
-        if !self.advisory {
-            if let Some(kind) = self.matcher.model_graded() {
-                out.push((
-                    SpecErrorKind::ModelGraded,
-                    format!(
-                        "`{}` is model-graded and cannot decide a deterministic gate; use exact, \
-                     contains, schema, regex, not, all or any, or mark the assertion \
-                     `advisory: true`",
-                        kind.key()
-                    ),
-                ));
-            }
-            if reads_narration(&self.target) {
-                out.push((
-                    SpecErrorKind::NarrationTarget,
-                    format!(
-                        "target `{}` reads the model's narration, and narration never decides a \
-                     verdict (the observable-evidence rule): assert on tool_calls[...] or \
-                     tool_results[...] instead, or mark the assertion `advisory: true`",
-                        self.target
-                    ),
-                ));
-            }
+        if !self.advisory
+            && let Some(kind) = self.matcher.model_graded()
+        {
+            let m = Mistake::ModelGraded {
+                key: kind.key().into(),
+            };
+            out.push((SpecErrorKind::ModelGraded, m.message(front)));
         }
         if let Err(e) = self.matcher.validate()
             && !matches!(e, MatcherError::ModelGraded(_))
@@ -627,23 +456,10 @@ impl Expectation {
 }
 
 /// True when a target selects the model's prose: `final_response`, a turn's `content`, or a
-/// container holding them (`conversation`, `conversation.turns[0]`, the whole run).
+/// container holding them (`conversation`, `conversation.turns[0]`, the whole run); the
+/// rulebook's rule ([`crate::rules::target::reads_narration`]).
 pub fn reads_narration(target: &Target) -> bool {
-    let steps = target.steps();
-    let field = |i: usize| match steps.get(i) {
-        Some(Step::Field(f)) => Some(f.as_str()),
-        _ => None,
-    };
-    match (field(0), steps.len()) {
-        (None, 0) => true,
-        (Some("final_response"), _) => true,
-        (Some("conversation"), 1) => true,
-        (Some("conversation"), _) => match field(1) {
-            Some("turns") => steps.len() <= 3 || field(3) == Some("content"),
-            _ => false,
-        },
-        _ => false,
-    }
+    mcptest_rules::target::reads_narration(target.steps())
 }
 
 /// The cross-run stability gate (`stability:`).

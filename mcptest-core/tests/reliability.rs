@@ -309,8 +309,8 @@ fn summary_serializes_with_target_names() {
     let v = serde_json::to_value(&s).unwrap();
     // The pass-rate metrics come from the Wilson interval, not the summary.
     let interval = ["passes", "pass_rate", "lower_bound", "upper_bound"];
-    for key in mcptest_core::spec::RELIABILITY_METRICS {
-        if interval.contains(key) {
+    for key in mcptest_core::spec::gate_metrics("reliability") {
+        if interval.contains(&key) {
             continue;
         }
         assert!(v.get(key).is_some(), "missing {key} in {v}");

@@ -470,7 +470,7 @@ fn a_stability_gate_needs_runs() {
         &format!("{HEAD}    stability: {{}}\n"),
         4,
         5,
-        &["needs a sample", "set `runs` to at least 2"],
+        &["needs a sample", "set `runs: 2` (or more)"],
     );
     assert_problem(
         &format!(
@@ -478,7 +478,7 @@ fn a_stability_gate_needs_runs() {
         ),
         5,
         5,
-        &["at least 2"],
+        &["asks for 1 run", "`runs: 2`"],
     );
 }
 

@@ -5,7 +5,8 @@
 //! The crate is a switchboard: `parse` reads the attribute into a `model` (every mistake
 //! recorded with its span, parsing goes on), `check` looks across entries, and `codegen`
 //! writes the builder chain, the registration and the IDE stub. Every message lives in
-//! `messages`.
+//! `messages`; the rules every front end shares (targets, the gate table, names, the words of
+//! shared mistakes) come from the rulebook crate, `mcptest-rules`.
 #![forbid(unsafe_code)]
 
 mod check;
@@ -13,7 +14,6 @@ mod codegen;
 mod messages;
 mod model;
 mod parse;
-mod suggest;
 
 use proc_macro::TokenStream;
 use quote::quote;

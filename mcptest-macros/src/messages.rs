@@ -1,7 +1,11 @@
 //! Every message the attribute can print, in one place. Each says what is wrong and what to
-//! write instead.
+//! write instead. The mistakes every front end can make (a bad target, an unknown name, a gate
+//! that cannot decide) are worded by the rulebook, `mcptest_rules::mistakes`, so they read the
+//! same here as in a YAML suite or from the builder; this module words what only the
+//! attribute's syntax can get wrong.
 
-use crate::suggest::did_you_mean;
+pub use mcptest_rules::mistakes::unknown;
+use mcptest_rules::mistakes::{self, Front};
 
 /// The keys `#[mcptest::agent(...)]` accepts.
 pub const KEYS: &[&str] = &[
@@ -18,26 +22,6 @@ pub const KEYS: &[&str] = &[
     "recovery",
     "inject",
     "expect",
-];
-
-/// The match modes of `trajectory(...)`.
-pub const MODES: &[&str] = &[
-    "strict",
-    "exact_sequence",
-    "subsequence",
-    "unordered",
-    "superset",
-    "subset",
-];
-
-/// The argument shapes of an expected call.
-pub const SHAPES: &[&str] = &["any", "ignore", "exact", "subset", "schema"];
-
-/// The flags of `golden_path(...)`.
-pub const GOLDEN_FLAGS: &[&str] = &[
-    "allow_extra_steps",
-    "penalize_backtracking",
-    "penalize_repeated_tools",
 ];
 
 /// The keys of `axes(...)`.
@@ -63,30 +47,6 @@ pub const RECOVERY_KEYS: &[&str] = &[
 
 /// The keys of `inject(...)`.
 pub const INJECT_KEYS: &[&str] = &["name", "kind", "tool", "server", "delay_ms", "failures"];
-
-/// The fault kinds of `inject(kind = ...)`.
-pub const FAULT_KINDS: &[&str] = &["hang", "wedged", "slow", "recover_after"];
-
-/// The deterministic matchers.
-pub const MATCHERS: &[&str] = &["exact", "contains", "schema", "regex", "not", "all", "any"];
-
-/// The model-graded matchers and their YAML keys.
-pub const MODEL_GRADED: &[(&str, &str)] = &[
-    ("llm_judge", "llm-judge"),
-    ("llm_jury", "llm-jury"),
-    ("similar", "similar"),
-];
-
-/// One of a list, with a did-you-mean when `word` is a near miss.
-pub fn unknown(what: &str, word: &str, expected: &[&str]) -> String {
-    let hint = did_you_mean(word, expected)
-        .map(|s| format!("did you mean `{s}`? "))
-        .unwrap_or_default();
-    format!(
-        "unknown {what} `{word}`; {hint}expected one of {}",
-        expected.join(", ")
-    )
-}
 
 pub fn not_on_a_function() -> String {
     "#[mcptest::agent] goes on a function: `fn weather() {}` (everything declared in the \
@@ -139,31 +99,9 @@ pub fn wrong_type(key: &str, wanted: &str, example: &str) -> String {
     format!("`{key}` takes {wanted}, like `{example}`")
 }
 
-pub fn runs_zero() -> String {
-    "`runs` must be at least 1".into()
-}
-
 pub fn no_cassettes() -> String {
     "this agent names no cassette: add `cassettes = \"tests/cassettes/<agent>/*.json\"` (a path \
      or glob relative to the crate root)"
-        .into()
-}
-
-pub fn stability_single_run(written: bool) -> String {
-    format!(
-        "a stability gate needs a sample: it aggregates across runs, and this agent asks for \
-         1 run; {}",
-        if written {
-            "raise `runs` to 2 or more"
-        } else {
-            "add `runs = 2` (or more) to the attribute"
-        }
-    )
-}
-
-pub fn recovery_without_fault() -> String {
-    "a recovery gate needs a fault to recover from: add `inject(name = \"hung-search\", kind = \
-     hang, tool = \"search\")` describing the fault injected while recording"
         .into()
 }
 
@@ -222,10 +160,6 @@ pub fn number() -> String {
     "expected a number, like `0.7` or `3`".into()
 }
 
-pub fn unit_interval(key: &str) -> String {
-    format!("`{key}` is a number from 0 to 1")
-}
-
 pub fn missing_detection() -> String {
     "`recovery` needs its per-call timeout budget: `recovery(max_detection_ms = 3000)`".into()
 }
@@ -236,53 +170,40 @@ pub fn inject_missing(key: &str) -> String {
     )
 }
 
-pub fn inject_needs(kind: &str, key: &str) -> String {
-    format!("a `{kind}` fault needs `{key}`: add `{key} = ...` to `inject(...)`")
-}
-
 pub fn expect_shape() -> String {
     "`expect` takes a target and a matcher: `expect(\"tool_results[0].is_error\", exact(false))`, \
      optionally followed by `advisory`"
         .into()
 }
 
+/// A stability gate on fewer than two runs.
+pub fn stability_single_run(runs: u32) -> String {
+    mistakes::stability_needs_runs(runs, Front::Attribute)
+}
+
+/// A recovery gate with nothing injected.
+pub fn recovery_without_fault() -> String {
+    mistakes::recovery_without_fault(Front::Attribute)
+}
+
+/// A fault of `kind` without the setting `key` it needs.
+pub fn inject_needs(kind: &str, key: &str) -> String {
+    format!(
+        "{}: add `{key} = ...` to `inject(...)`",
+        mistakes::fault_needs(kind, key)
+    )
+}
+
+/// A list metric (`decay_curve`) in a comparison.
+pub fn list_metric(gate: &str, metric: &str) -> String {
+    format!(
+        "`{gate}.{metric}` is a list and cannot be compared with a number; compare one of the \
+         gate's numeric metrics"
+    )
+}
+
 pub fn expect_flag(word: &str) -> String {
     unknown("flag", word, &["advisory"])
-}
-
-pub fn bad_target(target: &str, offset: usize, why: &str) -> String {
-    format!(
-        "bad target `{target}` at character {}: {why} (targets look like \
-         `tool_calls[0].args.city`, `tool_calls[-1].name` or `tool_calls[*].name`)",
-        offset + 1
-    )
-}
-
-pub fn narration(target: &str) -> String {
-    format!(
-        "target `{target}` reads the model's narration, and narration never decides a verdict \
-         (the observable-evidence rule): assert on tool_calls[...] or tool_results[...] \
-         instead, or add `advisory` to report it without gating"
-    )
-}
-
-pub fn cross_run_target(target: &str, gate: &str) -> String {
-    format!(
-        "target `{target}` is a cross-run metric, not part of a run: assert it inside \
-         `{gate}(...)`, like `{gate}({})`",
-        match gate {
-            "stability" => "score >= 0.7",
-            _ => "passhat_k >= 100",
-        }
-    )
-}
-
-pub fn model_graded(word: &str, key: &str) -> String {
-    format!(
-        "`{word}` (`{key}`) is model-graded and cannot decide a deterministic gate; use exact, \
-         contains, schema, regex, not, all or any (a top-level `expect(...)` may add `advisory` \
-         to only report it)"
-    )
 }
 
 pub fn matcher_arg(name: &str, example: &str) -> String {

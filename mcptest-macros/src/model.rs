@@ -144,6 +144,8 @@ pub struct Inject {
 /// `expect("target", matcher [, advisory])`.
 pub struct Expect {
     pub target: String,
+    /// Where the target is written.
+    pub span: Span,
     pub matcher: Matcher,
     pub advisory: bool,
 }
@@ -159,69 +161,4 @@ pub enum Matcher {
     Any(Vec<Matcher>),
     /// A model-graded matcher (only under `advisory`): its YAML key and configuration.
     ModelGraded(String, TokenStream),
-}
-
-/// The type of a gate metric.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Float,
-    Integer,
-}
-
-/// `(metric, kind)` of the stability gate.
-pub const STABILITY_METRICS: &[(&str, Kind)] = &[
-    ("score", Kind::Float),
-    ("weakest_score", Kind::Float),
-    ("variance", Kind::Float),
-    ("tool_sequence_similarity", Kind::Float),
-    ("argument_consistency", Kind::Float),
-    ("early_divergence", Kind::Integer),
-];
-
-/// `(metric, kind)` of the narrative gate.
-pub const NARRATIVE_METRICS: &[(&str, Kind)] = &[
-    ("divergence_score", Kind::Float),
-    ("claimed_but_absent", Kind::Integer),
-    ("present_but_unclaimed", Kind::Integer),
-    ("arg_mismatch", Kind::Integer),
-    ("gate_passed", Kind::Integer),
-];
-
-/// `(metric, kind)` of the reliability gate.
-pub const RELIABILITY_METRICS: &[(&str, Kind)] = &[
-    ("runs", Kind::Integer),
-    ("passes", Kind::Integer),
-    ("pass_rate", Kind::Float),
-    ("lower_bound", Kind::Float),
-    ("upper_bound", Kind::Float),
-    ("pass_at_k", Kind::Integer),
-    ("passhat_k", Kind::Integer),
-    ("variance_amplification", Kind::Integer),
-    ("graceful_degradation", Kind::Integer),
-];
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The attribute compares the metrics the gates report (core's table), and only those; a
-    /// list-valued metric (`reliability.decay_curve`) has no comparison.
-    #[test]
-    fn metric_tables_are_the_gates_own() {
-        use mcptest_core::spec::gate_metrics;
-        for (gate, table) in [
-            ("stability", STABILITY_METRICS),
-            ("narrative", NARRATIVE_METRICS),
-            ("reliability", RELIABILITY_METRICS),
-        ] {
-            let ours: Vec<&str> = table.iter().map(|(m, _)| *m).collect();
-            let core: Vec<&str> = gate_metrics(gate)
-                .unwrap()
-                .iter()
-                .copied()
-                .filter(|m| *m != "decay_curve")
-                .collect();
-            assert_eq!(ours, core, "{gate}");
-        }
-    }
 }

@@ -78,7 +78,7 @@ impl Front {
         match self {
             Front::Yaml => format!("set `runs: {n}` (or more)"),
             Front::Builder => format!("call `.runs({n})` (or more)"),
-            Front::Attribute => format!("add `runs = {n}` (or more) to the attribute"),
+            Front::Attribute => format!("set `runs = {n}` (or more) in the attribute"),
         }
     }
 
@@ -194,7 +194,7 @@ impl Mistake {
                 metric,
             } => {
                 let metrics = gates::report_metrics(report);
-                let then = match suggest::did_you_mean(metric, metrics.iter().copied()) {
+                let then = match suggest::did_you_mean(metric, &metrics) {
                     Some(g) => format!("did you mean `{report}.{g}`? It reports"),
                     None => "it reports".into(),
                 };
@@ -315,7 +315,7 @@ pub fn check_target(
 pub fn unknown(what: &str, word: &str, expected: &[&str]) -> String {
     format!(
         "unknown {what} `{word}`; {}expected one of {}",
-        suggest::hint(word, expected.iter().copied()),
+        suggest::hint(word, expected),
         expected.join(", ")
     )
 }

@@ -12,15 +12,11 @@
 /// ```
 /// use mcptest_rules::suggest::did_you_mean;
 /// let modes = ["strict", "subsequence", "unordered", "superset", "subset"];
-/// assert_eq!(did_you_mean("subsequnce", modes), Some("subsequence"));
-/// assert_eq!(did_you_mean("weakest", ["score", "weakest_score"]), Some("weakest_score"));
-/// assert_eq!(did_you_mean("banana", modes), None);
+/// assert_eq!(did_you_mean("subsequnce", &modes), Some("subsequence"));
+/// assert_eq!(did_you_mean("weakest", &["score", "weakest_score"]), Some("weakest_score"));
+/// assert_eq!(did_you_mean("banana", &modes), None);
 /// ```
-pub fn did_you_mean<'a>(
-    word: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
-    let candidates: Vec<&'a str> = candidates.into_iter().collect();
+pub fn did_you_mean<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
     let limit = (word.chars().count() / 3).max(1);
     let closest = candidates
         .iter()
@@ -44,7 +40,7 @@ pub fn did_you_mean<'a>(
 
 /// `did you mean `X`? ` (with the trailing space) for a near miss, else nothing: the phrase
 /// every "unknown ..." message puts before its list.
-pub fn hint<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+pub fn hint(word: &str, candidates: &[&str]) -> String {
     did_you_mean(word, candidates)
         .map(|s| format!("did you mean `{s}`? "))
         .unwrap_or_default()
@@ -87,22 +83,22 @@ mod tests {
     #[test]
     fn near_misses_prefixes_and_parts() {
         let modes = ["strict", "subsequence", "unordered", "superset", "subset"];
-        assert_eq!(did_you_mean("subsequnce", modes), Some("subsequence"));
-        assert_eq!(did_you_mean("unorderd", modes), Some("unordered"));
-        assert_eq!(did_you_mean("banana", modes), None);
-        assert_eq!(did_you_mean("modle", ["model", "mode"]), Some("model"));
+        assert_eq!(did_you_mean("subsequnce", &modes), Some("subsequence"));
+        assert_eq!(did_you_mean("unorderd", &modes), Some("unordered"));
+        assert_eq!(did_you_mean("banana", &modes), None);
+        assert_eq!(did_you_mean("modle", &["model", "mode"]), Some("model"));
         let metrics = ["score", "weakest_score", "tool_sequence_similarity"];
-        assert_eq!(did_you_mean("weakest", metrics), Some("weakest_score"));
+        assert_eq!(did_you_mean("weakest", &metrics), Some("weakest_score"));
         assert_eq!(
-            did_you_mean("similarity", metrics),
+            did_you_mean("similarity", &metrics),
             Some("tool_sequence_similarity")
         );
         // Two candidates hold the part: no guess.
-        assert_eq!(did_you_mean("score", ["a_score_x", "b_score"]), None);
+        assert_eq!(did_you_mean("score", &["a_score_x", "b_score"]), None);
         // Too short to guess by part.
-        assert_eq!(did_you_mean("to", ["tool_sequence"]), None);
-        assert_eq!(hint("subsett", modes), "did you mean `subset`? ");
-        assert_eq!(hint("zzzzzz", modes), "");
+        assert_eq!(did_you_mean("to", &["tool_sequence"]), None);
+        assert_eq!(hint("subsett", &modes), "did you mean `subset`? ");
+        assert_eq!(hint("zzzzzz", &modes), "");
     }
 
     #[test]

@@ -151,16 +151,8 @@ pub enum MatchMode {
     Subset,
 }
 
-/// The names a [`MatchMode`] may be written as.
-pub const MATCH_MODE_NAMES: &[&str] = &[
-    "strict",
-    "exact_sequence",
-    "exact-sequence",
-    "subsequence",
-    "unordered",
-    "superset",
-    "subset",
-];
+/// The names a [`MatchMode`] may be written as (the rulebook's list).
+pub use mcptest_rules::names::MODE_SPELLINGS as MATCH_MODE_NAMES;
 
 impl MatchMode {
     /// The five modes, ordered from strictest to loosest order.
@@ -193,19 +185,17 @@ impl fmt::Display for MatchMode {
 impl std::str::FromStr for MatchMode {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        Ok(match s {
-            "strict" | "exact_sequence" | "exact-sequence" => MatchMode::Strict,
-            "subsequence" => MatchMode::Subsequence,
-            "unordered" => MatchMode::Unordered,
-            "superset" => MatchMode::Superset,
-            "subset" => MatchMode::Subset,
-            other => {
-                let hint = crate::suggest::did_you_mean(other, MATCH_MODE_NAMES)
-                    .map(|s| format!(" (did you mean `{s}`?)"))
-                    .unwrap_or_default();
-                return Err(format!(
-                    "unknown match mode `{other}`{hint}; expected one of strict, \
-                     exact_sequence, subsequence, unordered, superset, subset"
+        Ok(match mcptest_rules::names::mode(s) {
+            Some("strict") => MatchMode::Strict,
+            Some("subsequence") => MatchMode::Subsequence,
+            Some("unordered") => MatchMode::Unordered,
+            Some("superset") => MatchMode::Superset,
+            Some(_) => MatchMode::Subset,
+            None => {
+                return Err(mcptest_rules::mistakes::unknown(
+                    "match mode",
+                    s,
+                    MATCH_MODE_NAMES,
                 ));
             }
         })
@@ -992,20 +982,14 @@ impl Serialize for ExpectedArgs {
 
 impl<'de> Deserialize<'de> for ExpectedArgs {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        const SHAPES: &[&str] = &["any", "ignore", "exact", "subset", "schema"];
+        use mcptest_rules::{mistakes::unknown, names::SHAPES};
         let v = Value::deserialize(d)?;
         match v {
             Value::Null => Ok(ExpectedArgs::Any),
             Value::String(s) => match s.as_str() {
                 "any" => Ok(ExpectedArgs::Any),
                 "ignore" => Ok(ExpectedArgs::Ignore),
-                other => Err(de::Error::custom(format!(
-                    "unknown argument shape `{other}`{}; expected `any`, `ignore`, \
-                     `{{exact: ...}}`, `{{subset: ...}}` or `{{schema: ...}}`",
-                    crate::suggest::did_you_mean(other, SHAPES)
-                        .map(|s| format!(" (did you mean `{s}`?)"))
-                        .unwrap_or_default()
-                ))),
+                other => Err(de::Error::custom(unknown("argument shape", other, SHAPES))),
             },
             Value::Object(m) if m.len() == 1 => {
                 let (k, v) = m.into_iter().next().expect("one entry");
@@ -1013,12 +997,7 @@ impl<'de> Deserialize<'de> for ExpectedArgs {
                     "exact" => Ok(ExpectedArgs::Exact(v)),
                     "subset" | "contains" => Ok(ExpectedArgs::Subset(v)),
                     "schema" => Ok(ExpectedArgs::Schema(v)),
-                    other => Err(de::Error::custom(format!(
-                        "unknown argument shape `{other}`{}; expected `exact`, `subset` or `schema`",
-                        crate::suggest::did_you_mean(other, SHAPES)
-                            .map(|s| format!(" (did you mean `{s}`?)"))
-                            .unwrap_or_default()
-                    ))),
+                    other => Err(de::Error::custom(unknown("argument shape", other, SHAPES))),
                 }
             }
             _ => Err(de::Error::custom(

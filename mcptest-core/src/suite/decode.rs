@@ -13,7 +13,7 @@ use super::{
 };
 use crate::eval::{AxisEdge, RecoveryBudget, TrajectoryAxes};
 use crate::eval::{ExpectedArgs, ExpectedCall, ExpectedTrace, GoldenPath, MatchMode};
-use crate::matchers::{MATCHER_KEYS, Matcher, ModelGradedKind};
+use crate::matchers::{Matcher, ModelGradedKind};
 use crate::select::Target;
 use crate::spec::{
     AgentSpec, Expectation, Fault, FaultKind, FaultTarget, Inconclusive, NarrativeGate,
@@ -21,6 +21,7 @@ use crate::spec::{
 };
 use crate::suggest::did_you_mean;
 use crate::yaml::{self, Kind, Limits, Node, NotJson, Pos, Reason};
+use mcptest_rules::{mistakes, names};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -83,7 +84,6 @@ pub(crate) const AGENT_KEYS: &[&str] = &[
 /// written (they are not field names, so they never collide with one).
 const MODEL_GRADED_MARK: &str = "#model-graded";
 const MALFORMED_MARK: &str = "#malformed";
-const FAULT_KINDS: &[&str] = &["hang", "wedged", "slow", "recover_after"];
 
 /// What a decoded suite holds, before it becomes a [`super::Suite`].
 pub(crate) struct Decoded {
@@ -905,15 +905,13 @@ impl<'t> Decoder<'t> {
 
     fn fault_kind(&mut self, node: &Node, path: &str) -> Option<FaultKind> {
         let s = self.string(node, path)?;
-        let kind = match s.as_str() {
-            "hang" => FaultKind::Hang,
-            "wedged" => FaultKind::Wedged,
-            "slow" => FaultKind::Slow,
-            "recover_after" | "recover-after" => FaultKind::RecoverAfter,
-            other => {
-                let hint = did_you_mean(other, FAULT_KINDS)
-                    .map(|s| format!(" (did you mean `{s}`?)"))
-                    .unwrap_or_default();
+        let kind = match names::fault_kind(&s) {
+            Some("hang") => FaultKind::Hang,
+            Some("wedged") => FaultKind::Wedged,
+            Some("slow") => FaultKind::Slow,
+            Some(_) => FaultKind::RecoverAfter,
+            None => {
+                let other = s.as_str();
                 let extra = if other.contains(':') {
                     "; write the delay or count as its own key: `kind: slow` with \
                      `delay_ms: 300`, `kind: recover_after` with `failures: 2`"
@@ -924,8 +922,8 @@ impl<'t> Decoder<'t> {
                     node.pos,
                     path,
                     format!(
-                        "unknown fault kind `{other}`{hint}; expected one of {}{extra}",
-                        quoted_list(FAULT_KINDS)
+                        "{}{extra}",
+                        mistakes::unknown("fault kind", other, names::FAULT_KINDS)
                     ),
                 );
                 return None;
@@ -1226,20 +1224,19 @@ impl<'t> Decoder<'t> {
     }
 
     fn expected_args(&mut self, node: &Node, path: &str) -> Option<ExpectedArgs> {
-        const SHAPES: &[&str] = &["any", "ignore", "exact", "subset", "schema"];
         let how = "`any`, `ignore`, `{exact: ...}`, `{subset: ...}` or `{schema: ...}`";
         match &node.kind {
             Kind::Null => Some(ExpectedArgs::Any),
             Kind::Str(s) if s == "any" => Some(ExpectedArgs::Any),
             Kind::Str(s) if s == "ignore" => Some(ExpectedArgs::Ignore),
             Kind::Str(s) => {
-                let hint = did_you_mean(s, SHAPES)
-                    .map(|s| format!(" (did you mean `{s}`?)"))
-                    .unwrap_or_default();
                 self.problem(
                     node.pos,
                     path,
-                    format!("unknown argument shape `{s}`{hint}; expected {how}"),
+                    format!(
+                        "{} (written {how})",
+                        mistakes::unknown("argument shape", s, names::SHAPES)
+                    ),
                 );
                 None
             }
@@ -1253,13 +1250,13 @@ impl<'t> Decoder<'t> {
                     "subset" | "contains" => self.json(v, &p).map(ExpectedArgs::Subset),
                     "schema" => self.json(v, &p).map(ExpectedArgs::Schema),
                     other => {
-                        let hint = did_you_mean(other, SHAPES)
-                            .map(|s| format!(" (did you mean `{s}`?)"))
-                            .unwrap_or_default();
                         self.problem(
                             k.pos,
                             &p,
-                            format!("unknown argument shape `{other}`{hint}; expected {how}"),
+                            format!(
+                                "{} (written {how})",
+                                mistakes::unknown("argument shape", other, names::SHAPES)
+                            ),
                         );
                         None
                     }
@@ -1518,7 +1515,7 @@ impl<'t> Decoder<'t> {
     fn matcher(&mut self, node: &Node, path: &str) -> Option<Matcher> {
         let how = format!(
             "a matcher is a map with one key, one of {}",
-            quoted_list(MATCHER_KEYS)
+            quoted_list(names::MATCHER_KEYS)
         );
         let entries = match &node.kind {
             Kind::Map(e) if e.len() == 1 => e,
@@ -1592,10 +1589,10 @@ impl<'t> Decoder<'t> {
                     Matcher::Any(ms?)
                 }
             }
-            "llm-judge" | "llm_judge" | "llm-jury" | "llm_jury" | "similar" => {
-                let kind = match key.as_str() {
-                    "llm-judge" | "llm_judge" => ModelGradedKind::LlmJudge,
-                    "llm-jury" | "llm_jury" => ModelGradedKind::LlmJury,
+            graded if names::model_graded(graded).is_some() => {
+                let kind = match names::model_graded(graded) {
+                    Some("llm-judge") => ModelGradedKind::LlmJudge,
+                    Some("llm-jury") => ModelGradedKind::LlmJury,
                     _ => ModelGradedKind::Similar,
                 };
                 mark(self, MODEL_GRADED_MARK, k.pos);
@@ -1605,10 +1602,14 @@ impl<'t> Decoder<'t> {
                 }
             }
             other => {
-                let hint = did_you_mean(other, MATCHER_KEYS)
-                    .map(|s| format!(" (did you mean `{s}`?)"))
-                    .unwrap_or_default();
-                self.problem(k.pos, &p, format!("unknown matcher `{other}`{hint}; {how}"));
+                self.problem(
+                    k.pos,
+                    &p,
+                    format!(
+                        "{}; {how}",
+                        mistakes::unknown("matcher", other, names::MATCHER_KEYS)
+                    ),
+                );
                 return None;
             }
         };

@@ -5,13 +5,13 @@ use super::cursor::{Cursor, Errors, split, string};
 use super::json;
 use crate::messages;
 use crate::model::Matcher;
+use mcptest_rules::names;
 use proc_macro2::{Delimiter, Span, TokenStream};
 
-/// A model-graded matcher met while parsing: where, as written, and its YAML key.
+/// A model-graded matcher met while parsing: where, and as written.
 pub struct Graded {
     pub span: Span,
     pub word: String,
-    pub key: &'static str,
 }
 
 /// Parses the whole of `stream` as one matcher.
@@ -38,21 +38,15 @@ fn one(c: &mut Cursor, errors: &mut Errors, graded: &mut Vec<Graded>) -> Option<
             messages::unknown(
                 "matcher",
                 &c.peek().map(ToString::to_string).unwrap_or_default(),
-                messages::MATCHERS,
+                names::MATCHERS,
             ),
         );
         return None;
     };
     let word = name.to_string();
-    let graded_key = messages::MODEL_GRADED
-        .iter()
-        .find(|(w, _)| *w == word)
-        .map(|(_, k)| *k);
-    if !messages::MATCHERS.contains(&word.as_str()) && graded_key.is_none() {
-        errors.at(
-            span,
-            messages::unknown("matcher", &word, messages::MATCHERS),
-        );
+    let graded_key = names::model_graded(&word).filter(|_| !word.contains('-'));
+    if !names::MATCHERS.contains(&word.as_str()) && graded_key.is_none() {
+        errors.at(span, messages::unknown("matcher", &word, names::MATCHERS));
         return None;
     }
     let example = match word.as_str() {
@@ -78,7 +72,6 @@ fn one(c: &mut Cursor, errors: &mut Errors, graded: &mut Vec<Graded>) -> Option<
         graded.push(Graded {
             span,
             word: word.clone(),
-            key,
         });
         let config = if inner.is_empty() {
             quote::quote!({})

@@ -10,6 +10,10 @@ pub mod target;
 pub use item::agent_fn;
 
 use crate::messages::{self, unknown};
+use mcptest_rules::gates::{self, MetricKind};
+use mcptest_rules::mistakes::{self, Front, Mistake};
+use mcptest_rules::names;
+
 use crate::model::*;
 use cursor::{Cursor, Errors, boolean, integer, split, string, tool};
 use proc_macro2::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
@@ -88,7 +92,7 @@ fn parse_entry(key: &Ident, c: &mut Cursor, d: &mut Declared, errors: &mut Error
             }
             let span = c.span();
             match c.next().as_ref().and_then(integer::<u32>) {
-                Some(0) => errors.at(span, messages::runs_zero()),
+                Some(0) => errors.at(span, mistakes::runs_zero()),
                 Some(n) => {
                     if end(c, errors, &name) {
                         d.runs = Some((n, span));
@@ -164,11 +168,12 @@ fn parse_entry(key: &Ident, c: &mut Cursor, d: &mut Declared, errors: &mut Error
             if !once(slot, key, errors) {
                 return;
             }
-            let (metrics, example) = if name == "stability" {
-                (STABILITY_METRICS, "weakest_score >= 0.5")
+            let example = if name == "stability" {
+                "weakest_score >= 0.5"
             } else {
-                (RELIABILITY_METRICS, "passhat_k >= 100")
+                "passhat_k >= 100"
             };
+            let table = gates::gate(&name).expect("stability and reliability are gates");
             let mut comparisons = Vec::new();
             let mut pass_rate = PassRate::default();
             let settings: &[&str] = if name == "reliability" {
@@ -185,8 +190,7 @@ fn parse_entry(key: &Ident, c: &mut Cursor, d: &mut Declared, errors: &mut Error
                     let is_setting = matches!(ic.peek(), Some(TokenTree::Ident(i)) if settings.contains(&i.to_string().as_str()));
                     if is_setting {
                         pass_rate_item(&mut ic, &mut pass_rate, errors);
-                    } else if let Some(cmp) =
-                        comparison(&mut ic, &name, metrics, settings, example, errors)
+                    } else if let Some(cmp) = comparison(&mut ic, table, settings, example, errors)
                     {
                         comparisons.push(cmp);
                     }
@@ -306,11 +310,15 @@ fn trajectory(g: &Group, errors: &mut Errors) -> Option<Trajectory> {
     let mut mc = Cursor::new(first, g.span_close());
     let span = mc.span();
     let mode = match mc.ident() {
-        Some(m) if messages::MODES.contains(&m.to_string().as_str()) && mc.is_empty() => {
-            m.to_string()
-        }
+        Some(m) if names::mode(&m.to_string()).is_some() && mc.is_empty() => m.to_string(),
         Some(m) if mc.is_empty() => {
-            errors.at(span, unknown("match mode", &m.to_string(), messages::MODES));
+            // The spellings an identifier can take (no `exact-sequence`).
+            let words: Vec<&str> = names::MODE_SPELLINGS
+                .iter()
+                .copied()
+                .filter(|w| !w.contains('-'))
+                .collect();
+            errors.at(span, unknown("match mode", &m.to_string(), &words));
             return None;
         }
         _ => {
@@ -373,7 +381,7 @@ fn shape(g: &Group, errors: &mut Errors) -> Option<Shape> {
     let Some(word) = c.ident() else {
         errors.at(
             span,
-            unknown("argument shape", &c.rest_span_text(), messages::SHAPES),
+            unknown("argument shape", &c.rest_span_text(), names::SHAPES),
         );
         return None;
     };
@@ -413,7 +421,7 @@ fn shape(g: &Group, errors: &mut Errors) -> Option<Shape> {
             })
         }
         _ => {
-            errors.at(word.span(), unknown("argument shape", &w, messages::SHAPES));
+            errors.at(word.span(), unknown("argument shape", &w, names::SHAPES));
             None
         }
     }
@@ -448,9 +456,7 @@ fn golden_path(g: &Group, errors: &mut Errors) -> Option<GoldenPath> {
     let mut flags: Vec<(String, bool)> = Vec::new();
     for part in parts {
         let mut c = Cursor::new(part, g.span_close());
-        if let Some((word, value)) =
-            flag(&mut c, "golden path flag", messages::GOLDEN_FLAGS, errors)
-        {
+        if let Some((word, value)) = flag(&mut c, "golden path flag", names::GOLDEN_FLAGS, errors) {
             if flags.iter().any(|(f, _)| *f == word) {
                 errors.at(span, messages::declared_twice(&word));
             }
@@ -552,30 +558,37 @@ fn axes(g: &Group, errors: &mut Errors) -> Option<Axes> {
 /// `metric OP number`, the metric one of `metrics` (or of `others`, reported by the caller).
 fn comparison(
     c: &mut Cursor,
-    gate: &str,
-    metrics: &[(&str, Kind)],
-    others: &[&str],
+    table: &gates::Gate,
+    settings: &[&str],
     example: &str,
     errors: &mut Errors,
 ) -> Option<Comparison> {
+    let gate = table.key;
     let span = c.span();
-    let names: Vec<&str> = metrics
-        .iter()
-        .map(|(m, _)| *m)
-        .chain(others.iter().copied())
-        .collect();
     let Some(metric) = c.ident() else {
         errors.at(span, messages::comparison(gate, example));
         return None;
     };
     let m = metric.to_string();
-    let Some((_, kind)) = metrics.iter().find(|(name, _)| *name == m) else {
-        errors.at(
-            metric.span(),
-            unknown(&format!("{gate} metric"), &m, &names),
-        );
+    let Some(found) = table.metric(&m) else {
+        // A near miss of a setting (`min_pass_rat`) is worded as one; anything else as the
+        // rulebook's unknown metric, the words every front end prints.
+        let message = match mcptest_rules::suggest::did_you_mean(&m, settings) {
+            Some(_) => unknown(&format!("{gate} setting"), &m, settings),
+            None => Mistake::UnknownMetric {
+                target: format!("{gate}.{m}"),
+                report: table.report.into(),
+                metric: m.clone(),
+            }
+            .message(Front::Attribute),
+        };
+        errors.at(metric.span(), message);
         return None;
     };
+    if found.kind == MetricKind::List {
+        errors.at(metric.span(), messages::list_metric(gate, &m));
+        return None;
+    }
     let op = if c.eat_pair('>', '=') {
         Op::Ge
     } else if c.eat_pair('<', '=') {
@@ -606,7 +619,7 @@ fn comparison(
         errors.at(c.rest_span(), messages::comparison(gate, example));
         return None;
     }
-    if *kind == Kind::Integer && !value.integer {
+    if found.kind == MetricKind::Count && !value.integer {
         errors.at(value_span(&value), messages::integer_metric(gate, &m));
         return None;
     }
@@ -652,14 +665,8 @@ fn narrative_item(item: TokenStream, end_span: Span, n: &mut Narrative, errors: 
     let is_setting = matches!(c.peek(), Some(TokenTree::Ident(i)) if messages::NARRATIVE_KEYS.contains(&i.to_string().as_str()));
     if !is_setting {
         let example = "claimed_but_absent <= 0";
-        if let Some(cmp) = comparison(
-            &mut c,
-            "narrative",
-            NARRATIVE_METRICS,
-            messages::NARRATIVE_KEYS,
-            example,
-            errors,
-        ) {
+        let table = gates::gate("narrative").expect("narrative is a gate");
+        if let Some(cmp) = comparison(&mut c, table, messages::NARRATIVE_KEYS, example, errors) {
             n.comparisons.push(cmp);
         }
         return;
@@ -700,7 +707,7 @@ fn narrative_item(item: TokenStream, end_span: Span, n: &mut Narrative, errors: 
                 return;
             };
             if !(0.0..=1.0).contains(&v.value) {
-                return errors.at(value_span(&v), messages::unit_interval(&w));
+                return errors.at(value_span(&v), mistakes::unit_interval(&w, None));
             }
             if end(&c, errors, &w) {
                 n.max_divergence_score = Some(v);
@@ -762,7 +769,7 @@ fn pass_rate_item(c: &mut Cursor, p: &mut PassRate, errors: &mut Errors) {
         let what = if w == "confidence" {
             "`confidence` is a number strictly between 0 and 1 (0.95 for 95%)".to_string()
         } else {
-            messages::unit_interval(&w)
+            mistakes::unit_interval(&w, None)
         };
         return errors.at(value_span(&v), what);
     }
@@ -915,13 +922,13 @@ fn inject(g: &Group, errors: &mut Errors) -> Option<Inject> {
                 }
             },
             "kind" => match &v {
-                TokenTree::Ident(i) if messages::FAULT_KINDS.contains(&i.to_string().as_str()) => {
+                TokenTree::Ident(i) if names::FAULT_KINDS.contains(&i.to_string().as_str()) => {
                     kind = Some(i.to_string());
                 }
                 other => {
                     errors.at(
                         vs,
-                        unknown("fault kind", &other.to_string(), messages::FAULT_KINDS),
+                        unknown("fault kind", &other.to_string(), names::FAULT_KINDS),
                     );
                     ok = false;
                 }
@@ -1016,16 +1023,20 @@ fn expect(g: &Group, errors: &mut Errors) -> Option<Expect> {
     let matcher = matcher::whole(parts[1].clone(), g.span_close(), errors, &mut graded);
     if !advisory {
         for gm in &graded {
-            errors.at(gm.span, messages::model_graded(&gm.word, gm.key));
+            let m = Mistake::ModelGraded {
+                key: gm.word.clone(),
+            };
+            errors.at(gm.span, m.message(Front::Attribute));
         }
     }
-    if let Some(p) = target::problem(&target, advisory) {
+    if let Some(p) = target::problem(&target, advisory, None) {
         errors.at(ts, p);
         return None;
     }
     let matcher = matcher?;
     (advisory || graded.is_empty()).then_some(Expect {
         target,
+        span: ts,
         matcher,
         advisory,
     })

@@ -1,115 +1,20 @@
-//! Targets (`tool_calls[0].args.city`): the grammar of `mcptest_core::select::Target`, checked
-//! at compile time, and the two rules a gating target must follow.
+//! Targets (`tool_calls[0].args.city`), checked at compile time by the rulebook
+//! (`mcptest_rules::mistakes::check_target`): the grammar, the narration rule, cross-run
+//! metrics, unknown metrics and, once every entry is parsed, undeclared gates.
 
-use crate::messages;
+use mcptest_rules::mistakes::{Front, Place, check_target};
 
-/// One step of a target.
-#[derive(Debug, PartialEq)]
-pub enum Step {
-    Field(String),
-    Index,
-    Each,
-}
-
-/// The steps of `text`, or `(character offset, what is wrong)`.
-pub fn steps(text: &str) -> Result<Vec<Step>, (usize, &'static str)> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut i = 0;
-    if chars.first() == Some(&'$') {
-        i = if chars.get(1) == Some(&'.') { 2 } else { 1 };
-    }
-    let mut steps = Vec::new();
-    let mut expect_field = true;
-    while i < chars.len() {
-        match chars[i] {
-            '[' => {
-                let close = chars[i..]
-                    .iter()
-                    .position(|&c| c == ']')
-                    .map(|p| p + i)
-                    .ok_or((i, "`[` without a closing `]`"))?;
-                let inner: String = chars[i + 1..close].iter().collect();
-                let inner = inner.trim();
-                if inner == "*" {
-                    steps.push(Step::Each);
-                } else if let Some(q) = inner
-                    .strip_prefix('"')
-                    .and_then(|s| s.strip_suffix('"'))
-                    .or_else(|| inner.strip_prefix('\'').and_then(|s| s.strip_suffix('\'')))
-                {
-                    steps.push(Step::Field(q.to_string()));
-                } else if inner.parse::<i64>().is_ok() {
-                    steps.push(Step::Index);
-                } else {
-                    return Err((i + 1, "expected an index (`0`, `-1`), `*`, or a quoted key"));
-                }
-                i = close + 1;
-                expect_field = false;
-            }
-            '.' => {
-                if expect_field {
-                    return Err((i, "empty field name"));
-                }
-                i += 1;
-                expect_field = true;
-                if i == chars.len() {
-                    return Err((i - 1, "the target ends with `.`"));
-                }
-            }
-            ']' => return Err((i, "`]` without an opening `[`")),
-            _ => {
-                if !expect_field {
-                    return Err((i, "expected `.` or `[` before a field name"));
-                }
-                let start = i;
-                while i < chars.len() && !matches!(chars[i], '.' | '[' | ']') {
-                    i += 1;
-                }
-                let name: String = chars[start..i].iter().collect();
-                if name.trim() != name {
-                    return Err((start, "field names may not start or end with spaces"));
-                }
-                steps.push(Step::Field(name));
-                expect_field = false;
-            }
-        }
-    }
-    if steps.is_empty() && !text.trim_start_matches(['$', '.']).is_empty() {
-        return Err((0, "empty target"));
-    }
-    Ok(steps)
-}
-
-/// True when the target selects the model's prose (the rule of `mcptest_core::spec`).
-pub fn reads_narration(steps: &[Step]) -> bool {
-    let field = |i: usize| match steps.get(i) {
-        Some(Step::Field(f)) => Some(f.as_str()),
-        _ => None,
-    };
-    match (field(0), steps.len()) {
-        (None, 0) => true,
-        (Some("final_response"), _) => true,
-        (Some("conversation"), 1) => true,
-        (Some("conversation"), _) => match field(1) {
-            Some("turns") => steps.len() <= 3 || field(3) == Some("content"),
-            _ => false,
-        },
-        _ => false,
-    }
-}
-
-/// Why `text` cannot be a per-run target under these flags, if it cannot.
-pub fn problem(text: &str, advisory: bool) -> Option<String> {
-    let steps = match steps(text) {
-        Ok(s) => s,
-        Err((offset, why)) => return Some(messages::bad_target(text, offset, why)),
-    };
-    if let Some(Step::Field(root)) = steps.first()
-        && (root == "stability" || root == "reliability")
-    {
-        return Some(messages::cross_run_target(text, root));
-    }
-    (!advisory && reads_narration(&steps)).then(|| messages::narration(text))
+/// Why `text` cannot be a per-run target of this declaration, if it cannot. `declared` says
+/// which gates the declaration holds; `None` skips that rule (a returned builder may declare
+/// more).
+pub fn problem(
+    text: &str,
+    advisory: bool,
+    declared: Option<&dyn Fn(&str) -> bool>,
+) -> Option<String> {
+    check_target(text, Place::PerRun, advisory, declared)
+        .err()
+        .map(|m| m.message(Front::Attribute))
 }
 
 #[cfg(test)]
@@ -118,26 +23,33 @@ mod tests {
 
     #[test]
     fn grammar_and_rules() {
-        assert!(problem("tool_calls[0].args.city", false).is_none());
-        assert!(problem("tool_results[-1].is_error", false).is_none());
-        assert!(problem("tool_calls[*].name", false).is_none());
+        assert!(problem("tool_calls[0].args.city", false, None).is_none());
+        assert!(problem("tool_results[-1].is_error", false, None).is_none());
+        assert!(problem("tool_calls[*].name", false, None).is_none());
         assert!(
-            problem("tool_calls[0.name", false)
+            problem("tool_calls[0.name", false, None)
                 .unwrap()
                 .contains("at character 11")
         );
         assert!(
-            problem("final_response", false)
+            problem("final_response", false, None)
                 .unwrap()
-                .contains("narration")
+                .contains("add `advisory`")
         );
-        assert!(problem("final_response", true).is_none());
-        assert!(problem("conversation.turns[1].content", false).is_some());
-        assert!(problem("conversation.tokens.total", false).is_none());
+        assert!(problem("final_response", true, None).is_none());
+        assert!(problem("conversation.turns[1].content", false, None).is_some());
+        assert!(problem("conversation.tokens.total", false, None).is_none());
         assert!(
-            problem("stability.score", false)
+            problem("stability.score", false, None)
                 .unwrap()
                 .contains("inside `stability(...)`")
         );
+        let none = |_: &str| false;
+        assert!(
+            problem("golden_path.penalty", false, Some(&none))
+                .unwrap()
+                .contains("add `golden_path(...)` to the attribute")
+        );
+        assert!(problem("golden_path.penalty", false, None).is_none());
     }
 }
