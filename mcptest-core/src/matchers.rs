@@ -109,11 +109,10 @@ impl fmt::Display for MatcherError {
         match self {
             MatcherError::Schema(m) => write!(f, "malformed JSON Schema: {m}"),
             MatcherError::Regex(m) => write!(f, "malformed regex: {m}"),
-            MatcherError::ModelGraded(k) => write!(
-                f,
-                "`{k}` is model-graded and cannot decide a deterministic gate; use exact, \
-                 contains, schema, regex, not, all or any (or mark the assertion `advisory: true`)"
-            ),
+            MatcherError::ModelGraded(k) => {
+                let m = mcptest_rules::mistakes::Mistake::ModelGraded { key: k.to_string() };
+                f.write_str(&m.message(mcptest_rules::mistakes::Front::Yaml))
+            }
         }
     }
 }

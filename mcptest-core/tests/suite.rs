@@ -438,8 +438,8 @@ fn wrong_types_say_what_to_write() {
     assert_problem(
         &format!("{HEAD}    runs: 0\n"),
         4,
-        11,
-        &["must be from 1 to"],
+        5,
+        &["`runs` must be at least 1"],
     );
     assert_problem(
         "agents:\n  - name: 42\n    model: m\n",
@@ -554,7 +554,7 @@ fn dangling_injects_and_bad_faults() {
         "faults:\n  - name: f\n    target: {tool: x}\n    kind: slow\nagents:\n  - name: a\n    model: m\n",
         4,
         11,
-        &["needs `delay_ms:`"],
+        &["needs `delay_ms`: add `delay_ms:`"],
     );
     assert_problem(
         "faults:\n  - name: f\n    target: {tool: x}\n    kind: wedgd\nagents:\n  - name: a\n    model: m\n",

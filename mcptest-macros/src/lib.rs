@@ -82,3 +82,72 @@ fn expand(
         }
     }
 }
+
+#[cfg(test)]
+mod corpus {
+    //! The shared mistake corpus (`tests/mistakes/corpus.json` at the workspace root), through
+    //! the attribute: every case it can express is a compile error in the rulebook's words.
+
+    use proc_macro2::{TokenStream, TokenTree};
+
+    /// Every string literal inside a `compile_error!` of `out`.
+    fn compile_errors(out: TokenStream) -> Vec<String> {
+        let mut found = Vec::new();
+        let mut tokens = out.into_iter().peekable();
+        while let Some(t) = tokens.next() {
+            match t {
+                TokenTree::Ident(i) if i == "compile_error" => {
+                    tokens.next(); // `!`
+                    if let Some(TokenTree::Group(g)) = tokens.next() {
+                        for inner in g.stream() {
+                            if let TokenTree::Literal(l) = inner
+                                && let Ok(s) = syn::parse_str::<syn::LitStr>(&l.to_string())
+                            {
+                                found.push(s.value());
+                            }
+                        }
+                    }
+                }
+                TokenTree::Group(g) => found.extend(compile_errors(g.stream())),
+                _ => {}
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn every_mistake_the_attribute_can_write_is_a_compile_error_in_the_rulebooks_words() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/mistakes/corpus.json");
+        let text = std::fs::read_to_string(path).expect("the mistake corpus");
+        let doc: serde_json::Value = serde_json::from_str(&text).expect("the corpus is JSON");
+        let mut failures = Vec::new();
+        let mut checked = 0;
+        for case in doc["cases"].as_array().expect("cases") {
+            let id = case["id"].as_str().unwrap();
+            let words = case["words"].as_str().unwrap();
+            let Some(attribute) = case["attribute"].as_str() else {
+                assert!(
+                    case["attribute_cannot"]
+                        .as_str()
+                        .is_some_and(|r| !r.is_empty()),
+                    "{id}: no attribute form and no reason why"
+                );
+                continue;
+            };
+            let args: TokenStream =
+                format!("cassettes = \"tests/cassettes/a/*.json\", {attribute}")
+                    .parse()
+                    .unwrap_or_else(|e| panic!("{id}: {e}"));
+            let item: TokenStream = "fn agent() {}".parse().unwrap();
+            let errors = compile_errors(super::expand(args, item));
+            checked += 1;
+            if !errors.iter().any(|e| e.contains(words)) {
+                failures.push(format!(
+                    "{id}: no compile error says {words:?}; got {errors:#?}"
+                ));
+            }
+        }
+        assert!(checked >= 15, "only {checked} cases");
+        assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    }
+}

@@ -824,14 +824,19 @@ impl<'t> Decoder<'t> {
                     .problem(
                         kind_pos,
                         &join(&path, "kind"),
-                        "a `slow` fault needs `delay_ms:` (how long each call takes to answer)",
+                        format!(
+                            "{}: add `delay_ms:` (how long each call takes to answer)",
+                            mistakes::fault_needs("slow", "delay_ms")
+                        ),
                     ),
                 FaultKind::RecoverAfter if failures.is_none() && f.get("failures").is_none() => {
                     self.problem(
                         kind_pos,
                         &join(&path, "kind"),
-                        "a `recover_after` fault needs `failures:` (how many calls hang before \
-                         the server answers)",
+                        format!(
+                            "{}: add `failures:` (how many calls hang before the server answers)",
+                            mistakes::fault_needs("recover_after", "failures")
+                        ),
                     )
                 }
                 _ => {}
@@ -969,7 +974,7 @@ impl<'t> Decoder<'t> {
             spec.system = self.string(n, &join(path, "system"));
         }
         if let Some(n) = self.field(&f, path, "runs") {
-            spec.runs = self.u32(n, &join(path, "runs"), 1);
+            spec.runs = self.u32(n, &join(path, "runs"), 0);
         }
         if let Some(n) = self.field(&f, path, "max_turns") {
             spec.max_turns = self.u32(n, &join(path, "max_turns"), 1);

@@ -199,11 +199,7 @@ fn parse_entry(key: &Ident, c: &mut Cursor, d: &mut Declared, errors: &mut Error
             if pass_rate.min_pass_rate.is_none()
                 && (pass_rate.confidence.is_some() || pass_rate.inconclusive_fails)
             {
-                errors.at(
-                    key.span(),
-                    "`confidence` and `inconclusive` qualify a pass-rate decision: add \
-                     `min_pass_rate = 0.9` (the pass rate the runs must support)",
-                );
+                errors.at(key.span(), mistakes::pass_rate_qualifiers(Front::Attribute));
             }
             let gate = Some(Gate {
                 span: key.span(),
