@@ -449,8 +449,6 @@ impl Fault {
             name: name.into(),
             target: FaultTarget::default(),
             kind,
-            delay_ms: None,
-            failures: None,
         })
     }
     /// The call never answers.
@@ -463,15 +461,11 @@ impl Fault {
     }
     /// The call answers after `delay_ms`.
     pub fn slow(name: impl Into<String>, delay_ms: u64) -> Self {
-        let mut f = Self::of(name, FaultKind::Slow);
-        f.0.delay_ms = Some(delay_ms);
-        f
+        Self::of(name, FaultKind::Slow { delay_ms })
     }
     /// The first `failures` calls hang, then the server answers.
     pub fn recover_after(name: impl Into<String>, failures: u32) -> Self {
-        let mut f = Self::of(name, FaultKind::RecoverAfter);
-        f.0.failures = Some(failures);
-        f
+        Self::of(name, FaultKind::RecoverAfter { failures })
     }
     /// The tool it hits (every tool of the server when unset).
     pub fn tool(mut self, tool: impl Into<String>) -> Self {

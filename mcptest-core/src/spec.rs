@@ -564,34 +564,63 @@ pub struct FaultTarget {
     pub server: Option<String>,
 }
 
-/// What a fault does to `tools/call`.
+/// What a fault does to `tools/call`, with the setting its kind needs: a slow fault cannot
+/// exist without its delay, nor a recovering one without its count.
+///
+/// Serialized flat beside the fault's other fields, as a suite writes it:
+/// `{"kind": "slow", "delay_ms": 300}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum FaultKind {
     /// Never answers.
     Hang,
     /// Never answers (a deadlocked backend rather than a stalled network).
     Wedged,
-    /// Answers after `delay_ms`.
-    Slow,
+    /// Answers after `delay_ms` milliseconds.
+    Slow {
+        /// How long each call takes to answer.
+        delay_ms: u64,
+    },
     /// Hangs `failures` times, then answers.
-    RecoverAfter,
+    RecoverAfter {
+        /// How many calls hang before the server answers.
+        failures: u32,
+    },
+}
+
+impl FaultKind {
+    /// The kind's name as a suite writes it (`recover_after`), one of the rulebook's
+    /// [`FAULT_KINDS`](crate::rules::names::FAULT_KINDS).
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultKind::Hang => "hang",
+            FaultKind::Wedged => "wedged",
+            FaultKind::Slow { .. } => "slow",
+            FaultKind::RecoverAfter { .. } => "recover_after",
+        }
+    }
+}
+
+impl fmt::Display for FaultKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FaultKind::Slow { delay_ms } => write!(f, "slow ({delay_ms} ms)"),
+            FaultKind::RecoverAfter { failures } => {
+                write!(f, "recover_after ({failures} failures)")
+            }
+            other => f.write_str(other.name()),
+        }
+    }
 }
 
 /// A named fault (`faults:` in a suite).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Fault {
     /// The name agents `inject:`.
     pub name: String,
     /// Where it applies.
     pub target: FaultTarget,
     /// What it does.
+    #[serde(flatten)]
     pub kind: FaultKind,
-    /// The delay of a `slow` fault.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub delay_ms: Option<u64>,
-    /// How many calls a `recover_after` fault hangs before answering.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub failures: Option<u32>,
 }

@@ -250,8 +250,6 @@ fn recovery_gate_reads_virtual_time_off_the_trace() {
             server: None,
         },
         kind: FaultKind::Hang,
-        delay_ms: None,
-        failures: None,
     };
     let mut spec = AgentSpec::new("recovers").recovery(RecoveryBudget {
         max_detection_ms: 3000,

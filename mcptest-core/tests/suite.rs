@@ -224,12 +224,12 @@ fn faults_narrative_and_recovery_decode_to_the_model() {
             server: None,
         },
         kind: FaultKind::Hang,
-        delay_ms: None,
-        failures: None,
     };
     assert_eq!(suite.faults[0], hung);
-    assert_eq!(suite.faults[1].kind, FaultKind::RecoverAfter);
-    assert_eq!(suite.faults[1].failures, Some(2));
+    assert_eq!(
+        suite.faults[1].kind,
+        FaultKind::RecoverAfter { failures: 2 }
+    );
     assert_eq!(suite.agents[0].inject, vec![hung]);
     assert_eq!(
         suite.agents[0].recovery,
@@ -1026,5 +1026,32 @@ agents:
         err.to_string()
             .contains("`headers:` is for a server reached by `url:`"),
         "{err}"
+    );
+}
+
+#[test]
+fn a_fault_kind_carries_its_setting_and_serializes_flat() {
+    let text = "faults:\n  - name: s\n    target: {tool: search}\n    kind: slow\n    delay_ms: 300\n  - name: r\n    target: {server: docs}\n    kind: recover-after\n    failures: 2\nagents:\n  - name: a\n    model: m\n    inject: [s, r]\n";
+    let suite = Suite::from_yaml_str("suite.yml", text).unwrap();
+    assert_eq!(suite.faults[0].kind, FaultKind::Slow { delay_ms: 300 });
+    assert_eq!(suite.faults[0].kind.to_string(), "slow (300 ms)");
+    assert_eq!(suite.faults[1].kind.name(), "recover_after");
+    let v = serde_json::to_value(&suite.faults[0]).unwrap();
+    assert_eq!(
+        v,
+        json!({"name": "s", "target": {"tool": "search", "server": null}, "kind": "slow", "delay_ms": 300})
+    );
+    let back: Fault = serde_json::from_value(v).unwrap();
+    assert_eq!(back, suite.faults[0]);
+    let missing = serde_json::from_value::<Fault>(
+        json!({"name": "s", "target": {}, "kind": "recover_after"}),
+    );
+    assert!(missing.unwrap_err().to_string().contains("failures"));
+    // A setting on the wrong kind is a load error at the setting.
+    assert_problem(
+        "faults:\n  - name: h\n    target: {tool: x}\n    kind: hang\n    failures: 2\nagents:\n  - name: a\n    model: m\n",
+        5,
+        5,
+        &["`failures` applies to `kind: recover_after` only"],
     );
 }

@@ -59,14 +59,14 @@ impl FaultPlan {
         let name = fault.name.clone();
         let directive = match fault.kind {
             FaultKind::Hang | FaultKind::Wedged => Directive::Timeout { fault: name },
-            FaultKind::Slow => Directive::Delay {
+            FaultKind::Slow { delay_ms } => Directive::Delay {
                 fault: name,
-                delay_ms: fault.delay_ms.unwrap_or(0),
+                delay_ms,
             },
-            FaultKind::RecoverAfter => {
+            FaultKind::RecoverAfter { failures } => {
                 let hits = self.hits.entry(name.clone()).or_insert(0);
                 *hits += 1;
-                if *hits <= fault.failures.unwrap_or(0) {
+                if *hits <= failures {
                     Directive::Timeout { fault: name }
                 } else {
                     Directive::Dispatch
@@ -95,8 +95,6 @@ mod tests {
                 server: server.map(Into::into),
             },
             kind,
-            delay_ms: Some(250),
-            failures: Some(2),
         }
     }
 
@@ -104,7 +102,7 @@ mod tests {
     fn targets_match_like_the_recovery_gate() {
         let mut plan = FaultPlan::new(&[
             fault("a", Some("search"), None, FaultKind::Hang),
-            fault("b", None, Some("slowdb"), FaultKind::Slow),
+            fault("b", None, Some("slowdb"), FaultKind::Slow { delay_ms: 250 }),
         ]);
         assert_eq!(
             plan.decide("docs", "search").1,
@@ -131,7 +129,7 @@ mod tests {
             "flaky",
             Some("search"),
             Some("docs"),
-            FaultKind::RecoverAfter,
+            FaultKind::RecoverAfter { failures: 2 },
         )]);
         let seen: Vec<bool> = (0..4)
             .map(|_| matches!(plan.decide("docs", "search").1, Directive::Timeout { .. }))

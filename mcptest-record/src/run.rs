@@ -18,7 +18,7 @@ use mcptest_core::request::{
     FINGERPRINT_SCHEME, FirstRequest, ServerTools, WireNames, request_fingerprint,
     server_instructions, system_prompt,
 };
-use mcptest_core::spec::{AgentSpec, Fault, FaultKind, ParallelCalls};
+use mcptest_core::spec::{AgentSpec, Fault, ParallelCalls};
 use mcptest_core::suite::{ServerConfig, ServerTransport};
 use mcptest_core::trace::{
     Conversation, ConversationTrace, Run, Tokens, ToolCall, ToolResult, Turn, split_wire_name,
@@ -447,7 +447,7 @@ fn execute(
                     .push(fault_entry(&fault, call_index, deadline_ms));
                 mcp.insert(
                     "injected".into(),
-                    json!({"fault": fault.name, "kind": kind_name(fault.kind), "sent": false}),
+                    json!({"fault": fault.name, "kind": fault.kind.name(), "sent": false}),
                 );
                 mcp.insert("timed_out".into(), Value::Bool(true));
                 (timeout_result(&tool, deadline_ms, Some(&fault.name)), ended)
@@ -549,15 +549,6 @@ fn execute(
     answers
 }
 
-fn kind_name(k: FaultKind) -> &'static str {
-    match k {
-        FaultKind::Hang => "hang",
-        FaultKind::Wedged => "wedged",
-        FaultKind::Slow => "slow",
-        FaultKind::RecoverAfter => "recover_after",
-    }
-}
-
 fn fault_entry(f: &Fault, call_index: usize, timeout_ms: u64) -> Value {
     let mut target = Map::new();
     if let Some(t) = &f.target.tool {
@@ -568,7 +559,7 @@ fn fault_entry(f: &Fault, call_index: usize, timeout_ms: u64) -> Value {
     }
     json!({
         "name": f.name,
-        "kind": kind_name(f.kind),
+        "kind": f.kind.name(),
         "target": target,
         "call_index": call_index,
         "virtual_timeout_ms": timeout_ms,

@@ -819,47 +819,46 @@ impl<'t> Decoder<'t> {
                 continue;
             };
             let kind_pos = kind_node.map_or(item.pos, |n| n.pos);
-            match kind {
-                FaultKind::Slow if delay_ms.is_none() && f.get("delay_ms").is_none() => self
-                    .problem(
+            // Each setting belongs to one kind: say where one is missing or stray.
+            for (key, owner, about) in [
+                ("delay_ms", "slow", "how long each call takes to answer"),
+                (
+                    "failures",
+                    "recover_after",
+                    "how many calls hang before the server answers",
+                ),
+            ] {
+                match (kind == owner, f.get(key)) {
+                    (true, None) => self.problem(
                         kind_pos,
                         &join(&path, "kind"),
                         format!(
-                            "{}: add `delay_ms:` (how long each call takes to answer)",
-                            mistakes::fault_needs("slow", "delay_ms")
+                            "{}: add `{key}:` ({about})",
+                            mistakes::fault_needs(owner, key)
                         ),
                     ),
-                FaultKind::RecoverAfter if failures.is_none() && f.get("failures").is_none() => {
-                    self.problem(
-                        kind_pos,
-                        &join(&path, "kind"),
+                    (false, Some((k, _))) => self.problem(
+                        k.pos,
+                        &join(&path, key),
                         format!(
-                            "{}: add `failures:` (how many calls hang before the server answers)",
-                            mistakes::fault_needs("recover_after", "failures")
+                            "`{key}` applies to `kind: {owner}` only; remove it or change the kind"
                         ),
-                    )
+                    ),
+                    _ => {}
                 }
-                _ => {}
             }
-            if kind != FaultKind::Slow
-                && let Some((k, _)) = f.get("delay_ms")
-            {
-                self.problem(
-                    k.pos,
-                    &join(&path, "delay_ms"),
-                    "`delay_ms` applies to `kind: slow` only; remove it or change the kind",
-                );
-            }
-            if kind != FaultKind::RecoverAfter
-                && let Some((k, _)) = f.get("failures")
-            {
-                self.problem(
-                    k.pos,
-                    &join(&path, "failures"),
-                    "`failures` applies to `kind: recover_after` only; remove it or change \
-                     the kind",
-                );
-            }
+            let kind = match kind {
+                "hang" => FaultKind::Hang,
+                "wedged" => FaultKind::Wedged,
+                "slow" => match delay_ms {
+                    Some(delay_ms) => FaultKind::Slow { delay_ms },
+                    None => continue,
+                },
+                _ => match failures {
+                    Some(failures) => FaultKind::RecoverAfter { failures },
+                    None => continue,
+                },
+            };
             let name_pos = name_node.map_or(item.pos, |n| n.pos);
             if let Some(first) = at.get(&name) {
                 let first = *first;
@@ -875,13 +874,7 @@ impl<'t> Decoder<'t> {
                 continue;
             }
             at.insert(name.clone(), name_pos);
-            out.push(Fault {
-                name,
-                target,
-                kind,
-                delay_ms,
-                failures,
-            });
+            out.push(Fault { name, target, kind });
         }
         out
     }
@@ -908,13 +901,11 @@ impl<'t> Decoder<'t> {
         Some(FaultTarget { tool, server })
     }
 
-    fn fault_kind(&mut self, node: &Node, path: &str) -> Option<FaultKind> {
+    /// The fault kind a node names (the rulebook's canonical name).
+    fn fault_kind(&mut self, node: &Node, path: &str) -> Option<&'static str> {
         let s = self.string(node, path)?;
         let kind = match names::fault_kind(&s) {
-            Some("hang") => FaultKind::Hang,
-            Some("wedged") => FaultKind::Wedged,
-            Some("slow") => FaultKind::Slow,
-            Some(_) => FaultKind::RecoverAfter,
+            Some(kind) => kind,
             None => {
                 let other = s.as_str();
                 let extra = if other.contains(':') {
