@@ -4,7 +4,7 @@
 //! JSON or JUnit); the progress line shows only on a terminal.
 
 use crate::{ProviderChoice, RunArgs};
-use mcptest_core::request::Provider;
+use mcptest_core::fingerprint::Provider;
 use mcptest_core::suite::cell_label;
 use mcptest_record::{ProviderConfig, RecordOptions, Recorder};
 

@@ -2,7 +2,7 @@
 
 use crate::report::{AgentOutcome, AgentReport, Report, SuiteReport};
 use crate::{ColorChoice, Reporter, RunArgs};
-use mcptest_core::request::check_cassette;
+use mcptest_core::fingerprint::check_cassette;
 use mcptest_core::spec::AgentSpec;
 use mcptest_core::suite::{
     MAX_SUITE_BYTES, Suite, SuiteError, evaluate_cassette, resolve_cassette, stale_cassette_message,

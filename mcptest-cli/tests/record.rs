@@ -8,7 +8,7 @@
 mod record_support;
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use mcptest_core::request::{check_cassette, expected_first_request, request_fingerprint};
+use mcptest_core::fingerprint::{check_cassette, expected_first_request, request_fingerprint};
 use mcptest_core::suite::Suite;
 use mcptest_core::trace::Cassette;
 use record_support::{EverythingHttp, FakeModel, memory_server, messages};

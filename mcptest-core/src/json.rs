@@ -38,15 +38,8 @@ fn exact_int(n: &Number) -> Option<i128> {
     (f.fract() == 0.0 && f.abs() < 1.0e38).then_some(f as i128)
 }
 
-/// Deep equality with JSON number semantics.
-///
-/// ```
-/// use mcptest_core::json::json_eq;
-/// use serde_json::json;
-/// assert!(json_eq(&json!({"n": 1}), &json!({"n": 1.0})));
-/// assert!(!json_eq(&json!(1), &json!(true)));
-/// assert!(!json_eq(&json!({"a": null}), &json!({})));
-/// ```
+/// Deep equality with JSON number semantics: `{"n": 1}` equals `{"n": 1.0}`, `1` is not
+/// `true`, and `{"a": null}` is not `{}`.
 pub fn json_eq(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Null, Value::Null) => true,
@@ -78,13 +71,8 @@ pub fn type_name(v: &Value) -> &'static str {
 }
 
 /// A canonical text of `v`: object keys sorted, no whitespace, integral floats written as
-/// integers (`1.0` -> `1`), so equal values (under [`json_eq`]) give equal text.
-///
-/// ```
-/// use mcptest_core::json::canonical;
-/// use serde_json::json;
-/// assert_eq!(canonical(&json!({"b": 1.0, "a": [true, "x"]})), r#"{"a":[true,"x"],"b":1}"#);
-/// ```
+/// integers (`1.0` -> `1`), so equal values (under [`json_eq`]) give equal text:
+/// `{"b": 1.0, "a": [true, "x"]}` is `{"a":[true,"x"],"b":1}`.
 pub fn canonical(v: &Value) -> String {
     let mut out = String::new();
     write_canonical(v, &mut out);
@@ -212,6 +200,18 @@ pub(crate) fn fields<'a, const N: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_documented_examples() {
+        use serde_json::json;
+        assert!(json_eq(&json!({"n": 1}), &json!({"n": 1.0})));
+        assert!(!json_eq(&json!(1), &json!(true)));
+        assert!(!json_eq(&json!({"a": null}), &json!({})));
+        assert_eq!(
+            canonical(&json!({"b": 1.0, "a": [true, "x"]})),
+            r#"{"a":[true,"x"],"b":1}"#
+        );
+    }
     use serde_json::json;
 
     #[test]

@@ -19,10 +19,13 @@
 //! * [`rules`]: the rulebook (the `mcptest-rules` crate, re-exported): the target grammar, the
 //!   gate table, the names of modes, shapes, matchers and faults, and the words of every
 //!   declaration mistake, shared with the attribute macro.
-//! * [`yaml`]: YAML text as nodes that remember their line and column, under a depth and size
-//!   cap, for the suite loader and the mock server's tools files.
-//! * [`request`] and [`secrets`]: what a recorder fingerprints (to tell a stale cassette) and
-//!   what it must never write (API keys, tokens, secret environment values).
+//! * [`fingerprint`] and [`secrets`]: what a recorder fingerprints (the first model request,
+//!   to tell a stale cassette) and what it must never write (API keys, tokens, secret
+//!   environment values).
+//!
+//! One support module is public only for the mock server's tools files and stays out of these
+//! docs: `yaml`, the YAML reader both loaders share (nodes that remember their line and column,
+//! under a depth and size cap).
 //!
 //! Every function in [`eval`] is pure and deterministic: the same cassette gives the same numbers
 //! on every machine, every time.
@@ -52,23 +55,22 @@ pub mod calibrate;
 pub mod diff;
 pub mod eval;
 mod fasthash;
+pub mod fingerprint;
 pub mod gate;
-pub mod json;
+mod json;
 mod json_locate;
 pub mod matchers;
 mod matching;
 pub mod mutate;
-pub mod request;
 pub mod secrets;
 pub mod select;
 pub mod spec;
 pub mod suite;
 pub mod trace;
+#[doc(hidden)]
 pub mod yaml;
 
 pub use diff::AssertionDiff;
 /// The rulebook every front end and evaluator reads: target grammar, gate table, names and
 /// the words of every declaration mistake (the `mcptest-rules` crate).
 pub use mcptest_rules as rules;
-/// "Did you mean" for near misses ([`rules::suggest`]).
-pub use mcptest_rules::suggest;

@@ -2,8 +2,8 @@
 
 use crate::plan::{AgentCassette, Work};
 use crate::snapshot::Snapshots;
+use mcptest_core::fingerprint::check_cassette;
 use mcptest_core::gate::{CellReport, evaluate_run};
-use mcptest_core::request::check_cassette;
 use mcptest_core::suite::{grade_reliability, grade_run, grade_stability, stale_cassette_message};
 use mcptest_core::trace::Cassette;
 use std::fmt::Write as _;

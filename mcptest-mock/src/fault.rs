@@ -149,7 +149,7 @@ impl FromStr for Fault {
                 ms: delay("reply-after-cancel:500")?,
             }),
             other => {
-                let hint = match mcptest_core::suggest::did_you_mean(
+                let hint = match mcptest_core::rules::suggest::did_you_mean(
                     &other.replace('_', "-").to_ascii_lowercase(),
                     NAMES,
                 ) {

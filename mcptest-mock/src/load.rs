@@ -193,7 +193,7 @@ impl Decoder {
                     (_, Some(camel)) if allowed.contains(&camel.as_str()) => {
                         format!("; write `{camel}` (annotations keep MCP's camelCase names)")
                     }
-                    _ => match mcptest_core::suggest::did_you_mean(key, allowed) {
+                    _ => match mcptest_core::rules::suggest::did_you_mean(key, allowed) {
                         Some(close) => format!("; did you mean `{close}`?"),
                         None => format!("; expected one of: {}", allowed.join(", ")),
                     },
@@ -746,7 +746,7 @@ impl Decoder {
             for (k, _) in entries {
                 let Some(key) = k.scalar_text() else { continue };
                 if !names.contains(&key.as_str()) {
-                    let hint = match mcptest_core::suggest::did_you_mean(&key, &names) {
+                    let hint = match mcptest_core::rules::suggest::did_you_mean(&key, &names) {
                         Some(close) => format!("did you mean `{close}`?"),
                         None => format!("its arguments are: {}", names.join(", ")),
                     };

@@ -197,7 +197,7 @@ impl fmt::Display for UnknownTool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "unknown tool `{}`", self.name)?;
         let names: Vec<&str> = self.known.iter().map(String::as_str).collect();
-        if let Some(close) = mcptest_core::suggest::did_you_mean(&self.name, &names) {
+        if let Some(close) = mcptest_core::rules::suggest::did_you_mean(&self.name, &names) {
             write!(f, "; did you mean `{close}`?")?;
         }
         if names.is_empty() {

@@ -15,7 +15,7 @@
 //! 1. starts the agent's servers from the suite's `servers:` block (stdio child processes,
 //!    an MCP client on rmcp) and lists their tools;
 //! 2. offers them to the model under wire names `<server>__<tool>` (made to fit what the API
-//!    accepts: [`mcptest_core::request::wire_tool_name`]) and sends the prompt;
+//!    accepts: [`mcptest_core::fingerprint::wire_tool_name`]) and sends the prompt;
 //! 3. executes every tool use of a reply against its server, concurrently (or one at a time
 //!    with the agent's `parallel_calls: sequential`), each with a
 //!    deadline (`recovery.max_detection_ms`, else [`DEFAULT_CALL_TIMEOUT_MS`]); returns all
@@ -54,7 +54,7 @@
 //! (`mcp_exchanges`); and `meta` (provider, model, prompt, servers and their tool lists,
 //! limits, stop reason, injected faults, virtual time). Replay recomputes the first request
 //! from the suite and fails a cell whose cassette no longer matches it
-//! ([`mcptest_core::request::check_cassette`]).
+//! ([`mcptest_core::fingerprint::check_cassette`]).
 //!
 //! `mcp_exchanges` holds, per server, its `initialize` and its `tools/list`, then every
 //! `tools/call`. A `tools/list` keeps each tool's `name`, and its `title` and MCP
@@ -94,7 +94,7 @@
 //! Configuration comes from the environment; every error says what to do:
 //!
 //! ```
-//! use mcptest_core::request::Provider;
+//! use mcptest_core::fingerprint::Provider;
 //! use mcptest_record::{ProviderConfig, RecordOptions};
 //!
 //! let env = |k: &str| match k {
@@ -116,7 +116,7 @@
 //! Recording an agent (this talks to a model and starts the suite's servers):
 //!
 //! ```no_run
-//! use mcptest_core::request::Provider;
+//! use mcptest_core::fingerprint::Provider;
 //! use mcptest_core::suite::Suite;
 //! use mcptest_record::{ProviderConfig, RecordOptions, Recorder};
 //! use std::path::Path;

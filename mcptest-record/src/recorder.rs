@@ -5,7 +5,7 @@ use crate::http::{HttpClient, RetryPolicy};
 use crate::progress::Progress;
 use crate::provider::ProviderConfig;
 use crate::run::{RunSetup, RunStats, record_run};
-use mcptest_core::request::DEFAULT_MAX_TOKENS;
+use mcptest_core::fingerprint::DEFAULT_MAX_TOKENS;
 use mcptest_core::secrets::{Redactor, SecretValue, is_secret_name, scan};
 use mcptest_core::spec::AgentSpec;
 use mcptest_core::suite::{ServerConfig, Suite, cell_label, resolve_cassette};

@@ -14,7 +14,7 @@ use crate::http::{HttpClient, HttpExchange};
 use crate::mcp::{CallOutcome, McpServers, PendingCall};
 use crate::progress::Progress;
 use crate::provider::{self, Answer, ProviderConfig, Reply, Stop, Usage};
-use mcptest_core::request::{
+use mcptest_core::fingerprint::{
     FINGERPRINT_SCHEME, FirstRequest, ServerTools, WireNames, request_fingerprint,
     server_instructions, system_prompt,
 };

@@ -10,7 +10,7 @@
 mod record_support;
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use mcptest_core::request::Provider;
+use mcptest_core::fingerprint::Provider;
 use mcptest_core::suite::Suite;
 use mcptest_core::trace::Cassette;
 use mcptest_record::{ProviderConfig, RecordOptions, Recorder, Recording, RetryPolicy};
@@ -727,12 +727,12 @@ fn system_prompt_and_instructions() -> Result<(), Failed> {
     )?;
     // Replay: the same suite gives the recorded first request; another system prompt does not.
     check(
-        mcptest_core::request::check_cassette(spec, &cassette).is_ok(),
+        mcptest_core::fingerprint::check_cassette(spec, &cassette).is_ok(),
         "the recording is not stale under its own suite",
     )?;
     let mut changed = spec.clone();
     changed.system = Some("Be thorough.".into());
-    let stale = mcptest_core::request::check_cassette(&changed, &cassette)
+    let stale = mcptest_core::fingerprint::check_cassette(&changed, &cassette)
         .err()
         .ok_or("a changed system prompt makes the cassette stale")?;
     check(stale.changed == ["system"], format!("{stale}"))?;

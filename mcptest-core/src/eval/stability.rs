@@ -26,7 +26,7 @@
 //!   answers would fail every real run. User and tool turns never count.
 //! * `cv` uses the **population** standard deviation (divide by `n`, not `n - 1`): the turns are
 //!   the whole session, not a sample of one.
-//! * Arguments compare by [`canonical`](crate::json::canonical) JSON, so `{"a":1,"b":2}` and
+//! * Arguments compare by canonical JSON (sorted keys, normalised numbers), so `{"a":1,"b":2}` and
 //!   `{"b":2,"a":1.0}` are the same call; absent arguments read as `null`.
 //! * A trace with **at most one conversation turn and at most one tool call** is trivially
 //!   stable: 1.0 on every sub-score (there is no progression to measure), whatever its tokens.
@@ -62,7 +62,7 @@
 //!
 //! The longest common subsequence is computed bit-parallel (Allison–Dix / Hyyrö), in
 //! `O(|a| * |b| / 64)` word operations per pair; [`lcs_length`] exposes it. Arguments get ids
-//! through [`hash_value`] and [`json_eq`], which agree with canonical-text equality without
+//! through a structural hash and equality, which agree with canonical-text equality without
 //! building the text, so comparing them costs less than parsing them.
 //!
 //! [`trace_stability`] and [`trace_stability_across`] score traces already decoded from a

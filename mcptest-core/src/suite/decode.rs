@@ -14,12 +14,12 @@ use super::{
 use crate::eval::{AxisEdge, RecoveryBudget, TrajectoryAxes};
 use crate::eval::{ExpectedArgs, ExpectedCall, ExpectedTrace, GoldenPath, MatchMode};
 use crate::matchers::{Matcher, ModelGradedKind};
+use crate::rules::suggest::did_you_mean;
 use crate::select::Target;
 use crate::spec::{
     AgentSpec, Expectation, Fault, FaultKind, FaultTarget, Inconclusive, NarrativeGate,
     ParallelCalls, ReliabilityGate, SpecErrorKind, StabilityGate,
 };
-use crate::suggest::did_you_mean;
 use crate::yaml::{self, Kind, Limits, Node, NotJson, Pos, Reason};
 use mcptest_rules::{mistakes, names};
 use std::collections::HashMap;

@@ -8,7 +8,7 @@ mod anthropic;
 mod openai;
 
 use crate::error::RecordError;
-use mcptest_core::request::Provider;
+use mcptest_core::fingerprint::Provider;
 use mcptest_core::trace::Turn;
 use serde_json::{Map, Value};
 

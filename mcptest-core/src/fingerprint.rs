@@ -19,7 +19,7 @@
 //! tool table ([`WireNames`]), which the recorder builds from the same tool lists.
 //!
 //! ```
-//! use mcptest_core::request::{FirstRequest, Provider, ServerTools, wire_tool_name};
+//! use mcptest_core::fingerprint::{FirstRequest, Provider, ServerTools, wire_tool_name};
 //! use serde_json::json;
 //!
 //! let tools = vec![ServerTools {
@@ -256,7 +256,7 @@ impl FirstRequest {
 /// server; paragraphs are separated by a blank line. `None` when there is neither.
 ///
 /// ```
-/// use mcptest_core::request::system_prompt;
+/// use mcptest_core::fingerprint::system_prompt;
 /// assert_eq!(system_prompt(None, &[]), None);
 /// assert_eq!(
 ///     system_prompt(Some("Be brief."), &[("docs", "Search before you open.")]).as_deref(),
@@ -358,7 +358,7 @@ pub fn tool_definitions(
 /// without the top-level [`VOLATILE_FIELDS`]. Key order and number spelling never change it.
 ///
 /// ```
-/// use mcptest_core::request::request_fingerprint;
+/// use mcptest_core::fingerprint::request_fingerprint;
 /// use serde_json::json;
 /// let a = request_fingerprint(&json!({"model": "m", "max_tokens": 10, "stream": false}));
 /// let b = request_fingerprint(&json!({"max_tokens": 10.0, "model": "m"}));
@@ -483,7 +483,7 @@ pub fn expected_first_request(spec: &AgentSpec, run: &Run) -> Option<FirstReques
 /// pass unchecked.
 ///
 /// ```
-/// use mcptest_core::request::{FINGERPRINT_SCHEME, FirstRequest, Provider, check_cassette};
+/// use mcptest_core::fingerprint::{FINGERPRINT_SCHEME, FirstRequest, Provider, check_cassette};
 /// use mcptest_core::spec::AgentSpec;
 /// use mcptest_core::trace::{Cassette, Run};
 /// use serde_json::json;
