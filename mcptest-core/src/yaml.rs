@@ -37,6 +37,8 @@ use serde_saphyr::Spanned;
 use std::collections::HashMap;
 use std::fmt;
 
+pub mod read;
+
 /// The limits a loader sets on the YAML text it parses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {

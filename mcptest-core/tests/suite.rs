@@ -622,7 +622,7 @@ fn bad_yaml_and_hostile_files_are_errors_not_panics() {
         &format!("{HEAD}    name: b\n"),
         4,
         5,
-        &["duplicate key `name`", "line 2"],
+        &["duplicate key `name`", "first written at 2:5"],
     );
     assert_problem(
         "agents:\n  - name: Same Name\n    model: m\n  - name: same-name\n    model: m\n",

@@ -4,7 +4,8 @@
 use crate::tools::{
     Annotations, Answer, Resource, ServerInfo, Tool, ToolResult, ToolsFile, text_block,
 };
-use mcptest_core::yaml::{self, Kind, Limits, Node, NotJson, Pos, Reason};
+use mcptest_core::yaml::read::{self, Fields};
+use mcptest_core::yaml::{self, Kind, Limits, Node, Pos, Reason};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::fmt;
@@ -161,59 +162,27 @@ impl Decoder {
         });
     }
 
-    /// The entries of a map node, with unknown and duplicate keys reported. `what` names the
-    /// node in messages ("a tool", "the `server:` block").
+    /// The entries of a map node, with unknown and duplicate keys reported (the loaders'
+    /// shared reading kit). `what` names the node in messages ("a tool", "the `server:`
+    /// block").
     fn map<'n>(
         &mut self,
         node: &'n Node,
         what: &str,
-        allowed: &[&str],
-    ) -> Option<HashMap<&'n str, &'n (Node, Node)>> {
-        let Kind::Map(entries) = &node.kind else {
-            self.problem(
-                node.pos,
-                format!("{what} is a map of keys, found {}", node.type_name()),
-            );
-            return None;
-        };
-        let mut seen: HashMap<&str, &(Node, Node)> = HashMap::new();
-        for entry in entries {
-            let Kind::Str(key) = &entry.0.kind else {
-                self.problem(
-                    entry.0.pos,
-                    format!("a key of {what} is a name, found {}", entry.0.type_name()),
-                );
-                continue;
-            };
-            if !allowed.contains(&key.as_str()) {
-                let hint = match (snake_case(key), camel_case(key)) {
-                    (Some(snake), _) if allowed.contains(&snake.as_str()) => {
-                        format!("; write `{snake}` (tools files spell keys in snake_case)")
-                    }
-                    (_, Some(camel)) if allowed.contains(&camel.as_str()) => {
-                        format!("; write `{camel}` (annotations keep MCP's camelCase names)")
-                    }
-                    _ => match mcptest_core::rules::suggest::did_you_mean(key, allowed) {
-                        Some(close) => format!("; did you mean `{close}`?"),
-                        None => format!("; expected one of: {}", allowed.join(", ")),
-                    },
-                };
-                self.problem(entry.0.pos, format!("unknown key `{key}` in {what}{hint}"));
-                continue;
+        allowed: &[&'static str],
+    ) -> Option<Fields<'n>> {
+        match read::map(node, what, allowed, spelling_advice) {
+            Ok((fields, found)) => {
+                for f in found {
+                    self.problem(f.pos, f.message);
+                }
+                Some(fields)
             }
-            if let Some(first) = seen.get(key.as_str()) {
-                self.problem(
-                    entry.0.pos,
-                    format!(
-                        "duplicate key `{key}` in {what} (first at {}); keep one",
-                        first.0.pos
-                    ),
-                );
-                continue;
+            Err(f) => {
+                self.problem(f.pos, f.message);
+                None
             }
-            seen.insert(key, entry);
         }
-        Some(seen)
     }
 
     fn string(&mut self, node: &Node, what: &str) -> Option<String> {
@@ -244,20 +213,9 @@ impl Decoder {
     }
 
     fn json(&mut self, node: &Node) -> Option<Value> {
-        match node.to_json() {
-            Ok(v) => Some(v),
-            Err(NotJson::NonFinite { pos, value }) => {
-                self.problem(
-                    pos,
-                    format!("{value} is not a JSON number; write a finite number"),
-                );
-                None
-            }
-            Err(NotJson::CollectionKey { pos, found }) => {
-                self.problem(pos, format!("a JSON key is a string, found {found}"));
-                None
-            }
-        }
+        read::json(node)
+            .map_err(|f| self.problem(f.pos, f.message))
+            .ok()
     }
 
     fn file(&mut self, name: &str, root: &Node) -> Option<ToolsFile> {
@@ -645,7 +603,7 @@ impl Decoder {
         }
         let mut is_error = false;
         if let Some((k, n)) = m.get("error") {
-            if m.contains_key("text") {
+            if m.has("text") {
                 self.problem(
                     k.pos,
                     "`error:` is the error's text already; drop `text:` or write `text:` with \
@@ -682,7 +640,7 @@ impl Decoder {
         if let Some((_, n)) = m.get("is_error") {
             match n.kind {
                 Kind::Bool(b) => {
-                    if !b && m.contains_key("error") {
+                    if !b && m.has("error") {
                         self.problem(
                             n.pos,
                             "`error:` makes an error result; remove `is_error: false`",
@@ -698,7 +656,7 @@ impl Decoder {
         }
         if !["text", "json", "content", "error"]
             .iter()
-            .any(|k| m.contains_key(k))
+            .any(|k| m.has(k))
         {
             self.problem(
                 node.pos,
@@ -875,6 +833,20 @@ impl Decoder {
 }
 
 /// `inputSchema` -> `input_schema`; `None` when `key` has no capital letter.
+/// A tools file's spelling rules for an unknown key: its keys are snake_case, except MCP's
+/// annotation names, which keep their camelCase.
+fn spelling_advice(key: &str, allowed: &[&'static str]) -> Option<String> {
+    match (snake_case(key), camel_case(key)) {
+        (Some(snake), _) if allowed.contains(&snake.as_str()) => Some(format!(
+            "write `{snake}` (tools files spell keys in snake_case)"
+        )),
+        (_, Some(camel)) if allowed.contains(&camel.as_str()) => Some(format!(
+            "write `{camel}` (annotations keep MCP's camelCase names)"
+        )),
+        _ => None,
+    }
+}
+
 fn snake_case(key: &str) -> Option<String> {
     if !key.chars().any(|c| c.is_ascii_uppercase()) {
         return None;

@@ -389,7 +389,7 @@ tools:
 fn duplicate_keys_and_hostile_files_are_errors() {
     assert_eq!(
         one_error("tools:\n  - name: a\n    name: b\n    result: {text: x}\n"),
-        "t.yml:3:5: duplicate key `name` in a tool (first at 2:5); keep one"
+        "t.yml:3:5: duplicate key `name` in a tool (first written at 2:5); keep one"
     );
     let deep = format!("tools: {}1{}\n", "[".repeat(200), "]".repeat(200));
     assert!(one_error(&deep).contains("nests deeper than 32 levels"));
@@ -473,12 +473,13 @@ fn annotation_mistakes_are_load_errors_with_what_to_do() {
     assert!(
         e[2].starts_with(
             "t.yml:6:7: unknown key `sideEffects` in the `annotations:` of tool `lookup`; \
-             expected one of: title, readOnlyHint,"
+             the keys are `title`, `readOnlyHint`,"
         ),
         "{e:#?}"
     );
     assert_eq!(
         one_error("tools:\n  - name: lookup\n    annotations: true\n    result: {text: hi}\n"),
-        "t.yml:3:18: the `annotations:` of tool `lookup` is a map of keys, found a boolean"
+        "t.yml:3:18: the `annotations:` of tool `lookup` is a map of keys (`title`, `readOnlyHint`, \
+         `destructiveHint`, `idempotentHint`, `openWorldHint`), found a boolean `true`"
     );
 }

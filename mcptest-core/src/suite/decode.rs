@@ -20,7 +20,8 @@ use crate::spec::{
     AgentSpec, Expectation, Fault, FaultKind, FaultTarget, Inconclusive, NarrativeGate,
     ParallelCalls, ReliabilityGate, SpecErrorKind, StabilityGate,
 };
-use crate::yaml::{self, Kind, Limits, Node, NotJson, Pos, Reason};
+use crate::yaml::read::{self, Fields, Found, quoted_list};
+use crate::yaml::{self, Kind, Limits, Node, Pos, Reason};
 use mcptest_rules::{mistakes, names};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -101,37 +102,12 @@ pub(crate) struct Decoder<'t> {
     suite_stem: String,
 }
 
-/// The entries of a map node, checked for duplicate and unknown keys.
-struct Fields<'n> {
-    entries: Vec<(&'n str, &'n Node, &'n Node)>,
-    /// The known key each unknown key was taken for, when it looked like a typo of one.
-    typos: Vec<&'static str>,
-    pos: Pos,
-}
-
-impl<'n> Fields<'n> {
-    fn get(&self, key: &str) -> Option<(&'n Node, &'n Node)> {
-        self.entries
-            .iter()
-            .find(|(k, _, _)| *k == key)
-            .map(|(_, k, v)| (*k, *v))
-    }
-}
-
 fn join(path: &str, key: &str) -> String {
     if path.is_empty() {
         key.to_string()
     } else {
         format!("{path}.{key}")
     }
-}
-
-fn quoted_list(names: &[&str]) -> String {
-    names
-        .iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 impl<'t> Decoder<'t> {
@@ -161,24 +137,21 @@ impl<'t> Decoder<'t> {
     }
 
     fn wrong_type(&mut self, node: &Node, path: &str, expected: &str, hint: &str) {
-        let found = match node.scalar_text() {
-            Some(t) if !matches!(node.kind, Kind::Null) => format!("{} `{t}`", node.type_name()),
-            _ => node.type_name().to_string(),
-        };
-        let hint = if hint.is_empty() {
-            String::new()
-        } else {
-            format!("; {hint}")
-        };
-        self.problem(
-            node.pos,
-            path,
-            format!("`{path}` must be {expected}, found {found}{hint}"),
-        );
+        let message = read::wrong_type(&format!("`{path}`"), node, expected, hint);
+        self.problem(node.pos, path, message);
     }
 
-    /// The entries of a map node; `None` (with a problem recorded) when it is not a map.
-    /// A null node is an empty map when `null_is_empty`.
+    /// Records a reading mistake of the kit at `path` (or at its key under `path`).
+    fn found(&mut self, f: Found, path: &str) {
+        let at = match &f.key {
+            Some(k) => join(path, k),
+            None => path.to_string(),
+        };
+        self.problem(f.pos, &at, f.message);
+    }
+
+    /// The entries of a map node ([`read::map`]); `None` (with a problem recorded) when it is
+    /// not a map. A null node is an empty map when `null_is_empty`.
     fn fields<'n>(
         &mut self,
         node: &'n Node,
@@ -187,71 +160,23 @@ impl<'t> Decoder<'t> {
         known: &[&'static str],
         null_is_empty: bool,
     ) -> Option<Fields<'n>> {
-        let entries = match &node.kind {
-            Kind::Map(e) => e,
-            Kind::Null if null_is_empty => {
-                return Some(Fields {
-                    entries: vec![],
-                    typos: vec![],
-                    pos: node.pos,
-                });
-            }
-            _ => {
-                let keys = quoted_list(known);
-                self.wrong_type(node, path, "a map", &format!("{what} has the keys {keys}"));
-                return None;
-            }
-        };
-        let mut out: Vec<(&'n str, &'n Node, &'n Node)> = Vec::new();
-        let mut typos = Vec::new();
-        for (k, v) in entries {
-            let Kind::Str(key) = &k.kind else {
-                self.problem(
-                    k.pos,
-                    path,
-                    format!(
-                        "a key of {what} must be a name, found {}; the keys are {}",
-                        k.type_name(),
-                        quoted_list(known)
-                    ),
-                );
-                continue;
-            };
-            if let Some((_, first, _)) = out.iter().find(|(n, _, _)| *n == key.as_str()) {
-                let first = first.pos;
-                self.problem(
-                    k.pos,
-                    &join(path, key),
-                    format!(
-                        "duplicate key `{key}` in {what} (first written at line {}, column {}); \
-                         keep one of them",
-                        first.line, first.column
-                    ),
-                );
-                continue;
-            }
-            if !known.contains(&key.as_str()) {
-                let guess = did_you_mean(key, known);
-                if let Some(g) = guess {
-                    typos.push(g);
-                }
-                let message = match guess {
-                    Some(g) => format!("unknown key `{key}` in {what} (did you mean `{g}`?)"),
-                    None => format!(
-                        "unknown key `{key}` in {what}; the keys are {}",
-                        quoted_list(known)
-                    ),
-                };
-                self.problem(k.pos, &join(path, key), message);
-                continue;
-            }
-            out.push((key.as_str(), k, v));
+        if node.kind == Kind::Null && !null_is_empty {
+            let keys = quoted_list(known);
+            self.wrong_type(node, path, "a map", &format!("{what} has the keys {keys}"));
+            return None;
         }
-        Some(Fields {
-            entries: out,
-            typos,
-            pos: node.pos,
-        })
+        match read::map(node, what, known, |_, _| None) {
+            Ok((fields, found)) => {
+                for f in found {
+                    self.found(f, path);
+                }
+                Some(fields)
+            }
+            Err(f) => {
+                self.found(f, path);
+                None
+            }
+        }
     }
 
     /// The value of `key` in `f`, recording where the key was written.
@@ -421,21 +346,7 @@ impl<'t> Decoder<'t> {
     }
 
     fn json(&mut self, node: &Node, path: &str) -> Option<serde_json::Value> {
-        match node.to_json() {
-            Ok(v) => Some(v),
-            Err(NotJson::NonFinite { pos, value }) => {
-                self.problem(
-                    pos,
-                    path,
-                    format!("{value} is not a JSON number: write a finite number"),
-                );
-                None
-            }
-            Err(NotJson::CollectionKey { pos, found }) => {
-                self.problem(pos, path, format!("a JSON key is a string, found {found}"));
-                None
-            }
-        }
+        read::json(node).map_err(|f| self.found(f, path)).ok()
     }
 
     // -----------------------------------------------------------------------------------------
