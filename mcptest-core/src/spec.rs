@@ -35,7 +35,7 @@ use crate::matchers::{Matcher, MatcherError};
 use crate::select::{Target, TargetError};
 pub use mcptest_rules::mistakes::{Front, Mistake, Place};
 use mcptest_rules::{gates, mistakes};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Serialize, Serializer};
 use std::fmt;
 
 /// One agent's declaration.
@@ -395,26 +395,20 @@ impl std::error::Error for SpecError {}
 /// One assertion: the value a target selects must satisfy a matcher.
 ///
 /// YAML: `{target: tool_calls[0].name, matcher: {exact: get_invoice}, advisory: false}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Expectation {
     /// What to look at.
-    #[serde(serialize_with = "ser_target", deserialize_with = "de_target")]
+    #[serde(serialize_with = "ser_target")]
     pub target: Target,
     /// How to judge it.
     pub matcher: Matcher,
     /// An advisory assertion is reported and never decides the verdict.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub advisory: bool,
 }
 
 fn ser_target<S: Serializer>(t: &Target, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(t.as_str())
-}
-
-fn de_target<'de, D: Deserializer<'de>>(d: D) -> Result<Target, D::Error> {
-    let s = String::deserialize(d)?;
-    Target::parse(&s).map_err(serde::de::Error::custom)
 }
 
 impl Expectation {
@@ -465,11 +459,9 @@ pub fn reads_narration(target: &Target) -> bool {
 /// The cross-run stability gate (`stability:`).
 ///
 /// With no `expect`, the default gate is `stability.weakest_score >= 0.5`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct StabilityGate {
     /// Assertions on `stability.*` targets; empty = the default gate.
-    #[serde(default)]
     pub expect: Vec<Expectation>,
 }
 
@@ -477,23 +469,22 @@ pub struct StabilityGate {
 ///
 /// With no `expect`, the default gate fails on any claimed-but-absent mutating action;
 /// `max_divergence_score` adds a ceiling either way.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct NarrativeGate {
     /// Tool names always treated as writes.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub mutating_tools: Vec<String>,
     /// Tool names never treated as writes (wins over `mutating_tools`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub readonly_tools: Vec<String>,
     /// Fail when the divergence score exceeds this (0 to 1).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_divergence_score: Option<f64>,
     /// Advisory, model-assisted signal; never changes the verdict.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub llm_assisted: bool,
     /// Assertions on `narrative.*` targets; empty = the default gate.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub expect: Vec<Expectation>,
 }
 
@@ -517,20 +508,17 @@ impl NarrativeGate {
 /// With neither `min_pass_rate` nor `expect`, the default gate is
 /// `reliability.pass_at_k >= 100` (at least one run passed every per-run gate); assert
 /// `reliability.passhat_k` for "every run passed".
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct ReliabilityGate {
     /// Assertions on `reliability.*` targets.
-    #[serde(default)]
     pub expect: Vec<Expectation>,
     /// The pass rate the runs must support, in 0..=1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub min_pass_rate: Option<f64>,
     /// The confidence of the interval (default 0.95).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub confidence: Option<f64>,
     /// What an inconclusive verdict does to the cell.
-    #[serde(default)]
     pub inconclusive: Inconclusive,
 }
 
@@ -542,7 +530,7 @@ impl ReliabilityGate {
 }
 
 /// What an inconclusive pass-rate verdict does (`inconclusive:` in a `reliability:` block).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Inconclusive {
     /// Reported as inconclusive; the cell does not fail (exit code 0).
@@ -553,14 +541,11 @@ pub enum Inconclusive {
 }
 
 /// Where a fault applies: a tool, a server, or both.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 pub struct FaultTarget {
     /// The tool; `None` matches every tool of `server`.
-    #[serde(default)]
     pub tool: Option<String>,
     /// The server; `None` matches `tool` on any server.
-    #[serde(default)]
     pub server: Option<String>,
 }
 
@@ -569,7 +554,7 @@ pub struct FaultTarget {
 ///
 /// Serialized flat beside the fault's other fields, as a suite writes it:
 /// `{"kind": "slow", "delay_ms": 300}`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum FaultKind {
     /// Never answers.
@@ -614,7 +599,7 @@ impl fmt::Display for FaultKind {
 }
 
 /// A named fault (`faults:` in a suite).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Fault {
     /// The name agents `inject:`.
     pub name: String,
