@@ -194,6 +194,16 @@ fn declared_twice() -> Agent {
     Agent::new().trajectory(Trajectory::strict([call("b")]))
 }
 
+/// A malformed pattern or schema in the attribute compiles (the attribute does not compile
+/// them) and is refused when the harness reads the declaration, in the rulebook's words (the
+/// corpus's `malformed-regex` and `malformed-schema`).
+#[mcptest::agent(
+    cassettes = "a/*.json",
+    expect("tool_calls[0].name", regex("(")),
+    expect("tool_calls[0].args", schema({"type": 5})),
+)]
+fn attribute_malformed() {}
+
 /// What only the builder can get wrong is refused when the harness reads the declaration.
 #[mcptest::agent(cassettes = "a/*.json")]
 fn builder_mistakes() -> Agent {
@@ -253,6 +263,10 @@ fn main() -> std::process::ExitCode {
         refused(
             "declared_twice",
             &["`trajectory` is declared both in #[mcptest::agent(...)] and in the returned Agent"],
+        ),
+        refused(
+            "attribute_malformed",
+            &["malformed regex", "malformed JSON Schema"],
         ),
         refused(
             "builder_mistakes",

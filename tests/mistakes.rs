@@ -54,6 +54,8 @@ fn problems(id: &str) -> Option<Vec<String>> {
         "confidence-without-a-floor" => Agent::new()
             .runs(5)
             .reliability(Reliability::default().confidence(0.9)),
+        "malformed-regex" => Agent::new().expect("tool_calls[0].name", regex("(")),
+        "malformed-schema" => Agent::new().expect("tool_calls[0].args", schema(json!({"type": 5}))),
         _ => return None,
     };
     Some(match agent.cassettes(["a.json"]).into_spec("a") {
