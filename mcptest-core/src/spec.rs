@@ -229,7 +229,7 @@ impl AgentSpec {
                 err(
                     "reliability.min_pass_rate",
                     SpecErrorKind::PassRate,
-                    mistakes::unit_interval("min_pass_rate", Some(p)),
+                    mistakes::pass_rate(Some(p)),
                 );
             }
             if let Some(c) = g.confidence
@@ -277,9 +277,14 @@ impl AgentSpec {
                 for (kind, message) in e.problems(front) {
                     err(&field, kind, message);
                 }
-                if let Err(m) =
-                    mistakes::check_target(e.target.as_str(), place, e.advisory, Some(&declared))
-                {
+                // The target is parsed already: check its steps, not its text again.
+                if let Err(m) = mistakes::check_steps(
+                    e.target.as_str(),
+                    e.target.steps(),
+                    place,
+                    e.advisory,
+                    Some(&declared),
+                ) {
                     err(&field, SpecErrorKind::of(&m), m.message(front));
                 }
             }

@@ -266,12 +266,28 @@ pub fn check_target(
     declared: Option<&dyn Fn(&str) -> bool>,
 ) -> Result<Vec<Step>, Mistake> {
     let steps = target::parse(text).map_err(Mistake::BadTarget)?;
-    if !advisory && target::reads_narration(&steps) {
+    check_steps(text, &steps, place, advisory, declared)?;
+    Ok(steps)
+}
+
+/// [`check_target`] for a target already parsed: `text` as written, `steps` its steps.
+///
+/// # Errors
+///
+/// The first [`Mistake`] the target makes, in [`check_target`]'s order (after the grammar).
+pub fn check_steps(
+    text: &str,
+    steps: &[Step],
+    place: Place<'_>,
+    advisory: bool,
+    declared: Option<&dyn Fn(&str) -> bool>,
+) -> Result<(), Mistake> {
+    if !advisory && target::reads_narration(steps) {
         return Err(Mistake::Narration {
             target: text.into(),
         });
     }
-    let root = target::root(&steps);
+    let root = target::root(steps);
     if let Place::Gate(key) = place
         && let Some(gate) = gates::gate(key)
         && root != Some(gate.report)
@@ -282,10 +298,10 @@ pub fn check_target(
         });
     }
     let Some(report) = root.filter(|r| gates::is_report(r)) else {
-        return Ok(steps);
+        return Ok(());
     };
-    let Some(metric) = target::field(&steps, 1) else {
-        return Ok(steps);
+    let Some(metric) = target::field(steps, 1) else {
+        return Ok(());
     };
     let Some(gate) = gates::producer(report, metric) else {
         return Err(Mistake::UnknownMetric {
@@ -308,7 +324,7 @@ pub fn check_target(
             gate,
         });
     }
-    Ok(steps)
+    Ok(())
 }
 
 /// `unknown {what} `{word}`; did you mean `..`? expected one of a, b, c`.
@@ -345,9 +361,15 @@ pub fn recovery_without_fault(front: Front) -> String {
 /// A number that must lie in 0..=1 (`found` when it is known).
 pub fn unit_interval(key: &str, found: Option<f64>) -> String {
     let mut out = format!("`{key}` is a number from 0 to 1");
-    if key == "min_pass_rate" {
-        out.push_str(" (0.9 for 90%)");
+    if let Some(v) = found {
+        let _ = write!(out, ", found {v}");
     }
+    out
+}
+
+/// A pass-rate floor outside 0..=1 (written as a percent, most often).
+pub fn pass_rate(found: Option<f64>) -> String {
+    let mut out = "`min_pass_rate` is a number from 0 to 1 (0.9 for 90%)".to_string();
     if let Some(v) = found {
         let _ = write!(out, ", found {v}");
     }
@@ -458,7 +480,7 @@ mod tests {
              recover_after"
         );
         assert_eq!(
-            unit_interval("min_pass_rate", Some(90.0)),
+            pass_rate(Some(90.0)),
             "`min_pass_rate` is a number from 0 to 1 (0.9 for 90%), found 90"
         );
     }

@@ -763,9 +763,9 @@ fn pass_rate_item(c: &mut Cursor, p: &mut PassRate, errors: &mut Errors) {
     };
     if !ok {
         let what = if w == "confidence" {
-            "`confidence` is a number strictly between 0 and 1 (0.95 for 95%)".to_string()
+            mistakes::confidence(None)
         } else {
-            mistakes::unit_interval(&w, None)
+            mistakes::pass_rate(None)
         };
         return errors.at(value_span(&v), what);
     }
