@@ -11,6 +11,7 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 pub(crate) struct FastHasher(u64);
 
 impl Hasher for FastHasher {
+    #[inline]
     fn write(&mut self, bytes: &[u8]) {
         let n = bytes.len();
         if n <= 8 {
@@ -65,6 +66,7 @@ fn short_word(b: &[u8]) -> u64 {
 }
 
 impl FastHasher {
+    #[inline]
     fn add(&mut self, word: u64) {
         self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
@@ -81,8 +83,11 @@ pub(crate) type HashSet<K> = StdHashSet<K, BuildHasherDefault<FastHasher>>;
 pub(crate) struct Text<'a>(pub &'a str);
 
 impl Hash for Text<'_> {
+    /// The bytes alone: a map keyed by one `Text` needs no end marker (`str`'s `0xff`), and
+    /// [`FastHasher`] folds a short key's length into its one step.
+    #[inline]
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.0.hash(state);
+        state.write(self.0.as_bytes());
     }
 }
 
@@ -95,6 +100,7 @@ impl PartialEq for Text<'_> {
 impl Eq for Text<'_> {}
 
 /// Byte equality, eight bytes at a time, inline; a word of up to eight bytes in one step.
+#[inline]
 pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;

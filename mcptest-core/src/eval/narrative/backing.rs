@@ -10,7 +10,7 @@
 //! the words claims ask about, so a long trace costs one pass over its calls and no sorting.
 
 use super::Vocab;
-use super::evidence::{Arena, CallEvidence, Pieces};
+use super::evidence::{Arena, CallEvidence, Pieces, ValueWord};
 use crate::fasthash::{FastHasher, HashMap};
 use crate::trace::ToolCall;
 use std::hash::Hasher;
@@ -244,8 +244,12 @@ impl Deep {
                 kin_wanted |= !named[w as usize];
             }
         }
-        classes.sort_unstable();
-        classes.dedup();
+        // The verbs of those classes, as a table by word id: a call's actions are each looked
+        // up once, not compared with every verb of every class.
+        let mut in_class = vec![false; vocab.words.len()];
+        for &v in &classes {
+            in_class[v as usize] = true;
+        }
         let mut kin = KinWords::default();
         if kin_wanted {
             for (w, _) in wanted.iter().enumerate().filter(|(_, on)| **on) {
@@ -257,6 +261,7 @@ impl Deep {
             kin,
             memo: Vec::new(),
             out: Vec::new(),
+            scratch: Vec::new(),
         };
         let mut deep = Deep {
             calls: Vec::new(),
@@ -266,17 +271,26 @@ impl Deep {
         let mut pairs: Vec<(u32, u32)> = Vec::new();
         for (i, call) in calls.iter().enumerate() {
             let e = &mut evidence[i];
-            if !(e.can_back && (e.executor || e.performs_by_name(arena, &classes))) {
+            let performs = || {
+                e.actions(arena)
+                    .iter()
+                    .any(|&a| in_class.get(a as usize).copied().unwrap_or(false))
+            };
+            if !(e.can_back && (e.executor || performs())) {
                 continue;
             }
             let c = i as u32;
-            let mut read = |w: u32, vocab: &Vocab<'_>| {
-                for &r in relation.of(w, vocab) {
+            let mut read = |w: ValueWord<'_>, vocab: &Vocab<'_>| {
+                let related = match w {
+                    ValueWord::Known(w) => relation.of(w, vocab),
+                    ValueWord::Unknown(text) => relation.of_text(text, vocab),
+                };
+                for &r in related {
                     pairs.push((r >> 1, (c << 1) | (r & 1)));
                 }
             };
             for &w in e.words(arena) {
-                read(w, vocab);
+                read(ValueWord::Known(w), vocab);
             }
             e.read_values(call, pieces, vocab, arena, &mut read);
             deep.calls.push(c);
@@ -334,6 +348,8 @@ struct Relation {
     /// Per word id: its range in `out` (`u32::MAX` when not computed yet).
     memo: Vec<(u32, u32)>,
     out: Vec<u32>,
+    /// The answer for a word the vocabulary does not hold (reused).
+    scratch: Vec<u32>,
 }
 
 impl Relation {
@@ -353,6 +369,14 @@ impl Relation {
         }
         let (a, b) = self.memo[i];
         &self.out[a as usize..b as usize]
+    }
+
+    /// The claim words related to a word the vocabulary does not hold (so no claim asks for
+    /// it exactly): its prefix kin. Not memoized: such words are mostly unique.
+    fn of_text(&mut self, word: &str, vocab: &Vocab<'_>) -> &[u32] {
+        self.scratch.clear();
+        self.kin.related_text(word, None, vocab, &mut self.scratch);
+        &self.scratch
     }
 }
 
@@ -374,16 +398,21 @@ impl KinWords {
     /// Appends `o << 1 | 1` for each claim word `o` other than `word` that begins it or that
     /// it begins (both at least [`MIN_KIN`] characters long).
     fn related(&self, id: u32, vocab: &Vocab<'_>, out: &mut Vec<u32>) {
+        self.related_text(vocab.word(id), Some(id), vocab, out);
+    }
+
+    /// [`related`](Self::related) for a word given by its text (`id`, when it has one, is
+    /// not its own kin).
+    fn related_text(&self, word: &str, id: Option<u32>, vocab: &Vocab<'_>, out: &mut Vec<u32>) {
         if self.buckets.is_empty() {
             return;
         }
-        let word = vocab.word(id);
         let Some(bucket) = kin_key(word).and_then(|k| self.buckets.get(&k)) else {
             return;
         };
         for &o in bucket {
             let text = vocab.word(o);
-            if o != id && (word.starts_with(text) || text.starts_with(word)) {
+            if Some(o) != id && (word.starts_with(text) || text.starts_with(word)) {
                 out.push((o << 1) | 1);
             }
         }

@@ -3,12 +3,12 @@
 //! values). A claim is backed by a call whose actions include a verb of the claim's class and
 //! whose words include a word of the claim's object.
 
-use super::Vocab;
 use super::lexicon::{
     action_noun, foreign_name_verb, is_base_mutating_verb, is_light_verb, is_read_verb,
     is_state_verb, normalize,
 };
 use super::tokenize::name_pieces;
+use super::{Vocab, lowercase_into};
 use crate::fasthash::{HashMap, Text};
 use crate::trace::ToolCall;
 use serde_json::Value;
@@ -112,6 +112,16 @@ impl PieceFacts {
     }
 }
 
+/// A word of an argument value, as the backing of claims reads it.
+#[derive(Clone, Copy)]
+pub(super) enum ValueWord<'w> {
+    /// A word the vocabulary holds.
+    Known(u32),
+    /// A number or identifier no text, name or key holds (its lowercase text): no claim asks
+    /// for it exactly, and it is not added to the vocabulary.
+    Unknown(&'w str),
+}
+
 /// The per-check cache of piece facts, keyed by the raw piece.
 #[derive(Default)]
 pub(super) struct Pieces<'a> {
@@ -192,6 +202,40 @@ impl<'a> Pieces<'a> {
         self.key_facts = out;
         self.keys.insert(Text(key), r);
         r
+    }
+
+    /// Passes each piece of an argument value to `word`, and appends the facts of those the
+    /// vocabulary holds (or that are words, not numbers or identifiers) to `out`.
+    fn split_value(
+        &mut self,
+        text: &'a str,
+        vocab: &mut Vocab<'a>,
+        out: &mut Vec<PieceFacts>,
+        word: &mut impl FnMut(ValueWord<'_>, &Vocab<'a>),
+    ) {
+        let mut spans = std::mem::take(&mut self.spans);
+        spans.clear();
+        name_pieces(text, &mut spans);
+        for &(a, b) in &spans {
+            let raw = &text[a..b];
+            if raw.bytes().any(|b| b.is_ascii_digit()) {
+                // A number or an id (kept as written, in lowercase: see `normalize`): looked
+                // up, not added.
+                let lower = if raw.chars().any(char::is_uppercase) {
+                    lowercase_into(raw, &mut self.lower);
+                    self.lower.as_str()
+                } else {
+                    raw
+                };
+                match vocab.id(lower) {
+                    Some(id) => out.push(PieceFacts::plain(id, raw)),
+                    None => word(ValueWord::Unknown(lower), vocab),
+                }
+                continue;
+            }
+            out.push(self.facts(raw, vocab));
+        }
+        self.spans = spans;
     }
 
     /// The facts of every piece of `text`, appended to `out`.
@@ -440,7 +484,7 @@ impl CallEvidence {
         pieces: &mut Pieces<'a>,
         vocab: &mut Vocab<'a>,
         arena: &mut Arena,
-        mut word: impl FnMut(u32, &Vocab<'a>),
+        mut word: impl FnMut(ValueWord<'_>, &Vocab<'a>),
     ) {
         if !self.values_count {
             return;
@@ -461,7 +505,7 @@ impl CallEvidence {
         let mut add = |text: &'a str, budget: &mut usize| {
             let text = clip(text, *budget);
             *budget -= text.len();
-            pieces.split(text, vocab, &mut ps);
+            pieces.split_value(text, vocab, &mut ps, &mut word);
         };
         while let Some(v) = stack.pop() {
             if budget == 0 {
@@ -480,7 +524,7 @@ impl CallEvidence {
             }
         }
         for p in &ps {
-            word(p.id, vocab);
+            word(ValueWord::Known(p.id), vocab);
         }
         if self.executor {
             self.value_actions =

@@ -285,39 +285,48 @@ pub(super) fn lex(text: &str) -> Lexed {
 /// `Issue`; `HTTPServer` -> `HTTP`, `Server`; `userIDs` -> `user`, `IDs`). Case is kept.
 pub(super) fn name_pieces(s: &str, out: &mut Vec<(usize, usize)>) {
     let bytes = s.as_bytes();
-    let mut run_start: Option<usize> = None;
-    // True while the run is ASCII with no capital after its first letter: one piece, no
-    // camelCase to split.
-    let mut plain = true;
+    let n = bytes.len();
     let mut b = 0;
-    loop {
-        // Past the end reads as a separator, closing the last run.
-        let (alnum, width, plain_char) = match bytes.get(b) {
-            Some(&x) if x.is_ascii() => (x.is_ascii_alphanumeric(), 1, !x.is_ascii_uppercase()),
-            Some(_) => match char_at(s, b) {
-                Some(c) => (c.is_alphanumeric(), c.len_utf8(), false),
-                None => (false, 1, true),
-            },
-            None => (false, 1, true),
+    while b < n {
+        // Separators are skipped.
+        let (alnum, width) = match bytes[b] {
+            x if x.is_ascii() => (x.is_ascii_alphanumeric(), 1),
+            _ => char_at(s, b).map_or((false, 1), |c| (c.is_alphanumeric(), c.len_utf8())),
         };
-        if alnum {
-            if run_start.is_none() {
-                run_start = Some(b);
-                plain = width == 1;
-            } else {
-                plain &= plain_char;
-            }
-        } else if let Some(start) = run_start.take() {
-            if plain {
-                out.push((start, b));
-            } else {
-                camel_split(s, start, b, out);
-            }
+        if !alnum {
+            b += width;
+            continue;
         }
-        if b >= bytes.len() {
-            break;
-        }
+        // A run of letters and digits. It is one piece while it is ASCII with no capital
+        // after its first letter (no camelCase to split): the usual identifier costs one
+        // test per byte.
+        let start = b;
+        let mut plain = width == 1;
         b += width;
+        while b < n {
+            let x = bytes[b];
+            if x.is_ascii_lowercase() || x.is_ascii_digit() {
+                b += 1;
+            } else if x.is_ascii_uppercase() {
+                plain = false;
+                b += 1;
+            } else if x.is_ascii() {
+                break;
+            } else {
+                match char_at(s, b) {
+                    Some(c) if c.is_alphanumeric() => {
+                        plain = false;
+                        b += c.len_utf8();
+                    }
+                    _ => break,
+                }
+            }
+        }
+        if plain {
+            out.push((start, b));
+        } else {
+            camel_split(s, start, b, out);
+        }
     }
 }
 
