@@ -186,12 +186,17 @@ pub(crate) fn fields<'a, const N: usize>(
     keys: [&str; N],
 ) -> [Option<&'a Value>; N] {
     let mut found = [None; N];
+    let mut missing = N;
     for (key, value) in obj {
-        // Length and first byte rule out almost every other key before the bytes are compared.
-        let first = key.as_bytes().first();
-        let same = |k: &&str| k.len() == key.len() && k.as_bytes().first() == first && *k == key;
+        // Compared inline (a short key is one or two loads), not by a call into the C library.
+        let same = |k: &&str| crate::fasthash::same_bytes(k.as_bytes(), key.as_bytes());
         if let Some(i) = keys.iter().position(same) {
             found[i] = Some(value);
+            missing -= 1;
+            // An object's keys are distinct: once every key is found, no entry left matters.
+            if missing == 0 {
+                break;
+            }
         }
     }
     found

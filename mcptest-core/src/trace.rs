@@ -224,11 +224,9 @@ fn text_block(block: &Value) -> Option<&str> {
     match block {
         Value::String(s) => Some(s),
         Value::Object(o) => {
-            let is_text = o
-                .get("type")
-                .and_then(Value::as_str)
-                .is_none_or(|t| t == "text");
-            o.get("text").and_then(Value::as_str).filter(|_| is_text)
+            let [kind, text] = crate::json::fields(o, ["type", "text"]);
+            let is_text = kind.and_then(Value::as_str).is_none_or(|t| t == "text");
+            text.and_then(Value::as_str).filter(|_| is_text)
         }
         _ => None,
     }
