@@ -725,24 +725,27 @@ pub fn check_narrative_with(
     }
     // arg-mismatch
     if !args.is_empty() {
-        let mut sentence_keys: HashMap<usize, Vec<(usize, u32)>> = HashMap::default();
+        // Per sentence: its words that are argument keys (computed when a claim first needs
+        // them).
+        let mut sentence_keys: Vec<Option<Vec<(usize, u32)>>> =
+            vec![None; doc.lexed.sentences.len()];
         let keys = doc.key_spellings(&args);
-        // Verdicts by (claim, key, statement), and the mismatches reported, keyed by their
-        // bytes (numbers, then lowercase text) in one reused buffer.
-        let mut key_text: Vec<u8> = Vec::new();
+        // Verdicts by (claim, key, statement as written: the comparison ignores case, so a
+        // statement in another case is only a second entry), and the mismatches reported, by
+        // their lowercase statement (one item per statement whatever its case).
         let mut lower = String::new();
-        let mut seen: HashSet<Vec<u8>> = HashSet::default();
-        let mut memo: HashMap<Vec<u8>, Option<(usize, usize)>> = HashMap::default();
-        let mut max_words: HashMap<u32, usize> = HashMap::default();
+        let mut seen: HashSet<(usize, u32, bool, String)> = HashSet::default();
+        type Statement<'s> = (usize, u32, bool, Text<'s>, Text<'s>);
+        let mut memo: HashMap<Statement<'_>, Option<(usize, usize)>> = HashMap::default();
+        let mut max_words: Vec<Option<usize>> = vec![None; args.key_count()];
         for (ci, (claim, m)) in claims.iter().zip(&matched).enumerate() {
             if m.is_empty() {
                 continue;
             }
             for occ in &claim.occurrences {
                 let s = doc.lexed.sentences[occ.sentence];
-                let hits = sentence_keys
-                    .entry(occ.sentence)
-                    .or_insert_with(|| doc.sentence_keys(occ.sentence, &keys));
+                let hits = sentence_keys[occ.sentence]
+                    .get_or_insert_with(|| doc.sentence_keys(occ.sentence, &keys));
                 for &(li, key) in hits.iter() {
                     let Some(v) = doc.value_after(li, s.last, &keys) else {
                         continue;
@@ -755,33 +758,18 @@ pub fn check_narrative_with(
                     let rest = if quoted {
                         ""
                     } else {
-                        let max = *max_words.entry(key).or_insert_with(|| args.max_words(key));
+                        let max =
+                            *max_words[key as usize].get_or_insert_with(|| args.max_words(key));
                         first_words(&text[vl.start..s.end], max)
                     };
-                    key_text.clear();
-                    key_text.extend_from_slice(&(ci as u64).to_le_bytes());
-                    key_text.extend_from_slice(&key.to_le_bytes());
-                    key_text.push(u8::from(quoted));
-                    lowercase_into(stated, &mut lower);
-                    key_text.extend_from_slice(lower.as_bytes());
-                    let stated_end = key_text.len();
-                    key_text.push(0);
-                    lowercase_into(rest, &mut lower);
-                    key_text.extend_from_slice(lower.as_bytes());
-                    let verdict = match memo.get(key_text.as_slice()) {
-                        Some(v) => *v,
-                        None => {
-                            let v = disagreeing_call(m, &args, key, stated, quoted, rest);
-                            memo.insert(key_text.clone(), v);
-                            v
-                        }
-                    };
+                    let verdict = *memo
+                        .entry((ci, key, quoted, Text(stated), Text(rest)))
+                        .or_insert_with(|| disagreeing_call(m, &args, key, stated, quoted, rest));
                     let Some((call, arg)) = verdict else { continue };
-                    key_text.truncate(stated_end);
-                    if seen.contains(key_text.as_slice()) {
+                    lowercase_into(stated, &mut lower);
+                    if !seen.insert((ci, key, quoted, lower.clone())) {
                         continue;
                     }
-                    seen.insert(key_text.clone());
                     let (_, arg_key, recorded) = args.of(call)[arg];
                     let action = vocab.stem(&claim.tokens());
                     let claimed = doc.span_text(occ.start, occ.end);
@@ -1128,7 +1116,9 @@ impl<'t> Doc<'t> {
                 continue;
             }
             let s = &text[l.start..l.end];
-            let sp = *by_text.entry(Text(s)).or_insert_with(|| {
+            // Most words were seen before: a lookup, with no room reserved for an insert.
+            let known = by_text.get(&Text(s)).copied();
+            let sp = known.unwrap_or_else(|| {
                 let first = toks.len() as u32;
                 spans.clear();
                 name_pieces(s, &mut spans);
@@ -1145,7 +1135,9 @@ impl<'t> Doc<'t> {
                     read_as_word: false,
                 });
                 word_info.push(WordInfo::default());
-                spellings.len() as u32 - 1
+                let sp = spellings.len() as u32 - 1;
+                by_text.insert(Text(s), sp);
+                sp
             });
             spelling_of.push(sp);
             let spelling = &mut spellings[sp as usize];

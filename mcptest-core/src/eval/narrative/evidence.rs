@@ -598,6 +598,11 @@ impl<'a> Args<'a> {
             .unwrap_or(0)
     }
 
+    /// How many distinct keys (by lowercase text) the calls record: key ids are below it.
+    pub(super) fn key_count(&self) -> usize {
+        self.keys.len()
+    }
+
     /// The id of a lowercase key.
     pub(super) fn key_id(&self, lower: &str) -> Option<u32> {
         self.keys.get(lower).copied()
