@@ -152,28 +152,38 @@ const fn is_ascii_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
-/// Per byte value: 1 for an ASCII word byte (letter, digit, `_`).
-static WORD_BYTE: [u8; 256] = {
-    let mut table = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        table[i] = is_ascii_word(i as u8) as u8;
-        i += 1;
-    }
-    table
-};
+/// Eight copies of byte `b`.
+const fn splat(b: u8) -> u64 {
+    u64::from_ne_bytes([b; 8])
+}
+
+/// The high bit of each byte of `x` (eight bytes read as one number) that is an ASCII word
+/// byte: a letter, a digit or `_`. Each test is a range check on all eight bytes at once; the
+/// high bits are cleared first so no byte carries into the next, and a byte that had one (not
+/// ASCII) is no word byte.
+#[inline]
+fn word_bytes(x: u64) -> u64 {
+    const HIGH: u64 = splat(0x80);
+    let v = x & !HIGH;
+    // v in lo..=hi: v + (0x80 - lo) reaches the high bit, v + (0x7f - hi) does not.
+    let digit = v.wrapping_add(splat(0x80 - b'0')) & !v.wrapping_add(splat(0x7f - b'9'));
+    // Setting bit 5 maps capitals onto small letters and nothing else onto them.
+    let y = v | splat(0x20);
+    let letter = y.wrapping_add(splat(0x80 - b'a')) & !y.wrapping_add(splat(0x7f - b'z'));
+    // A byte equal to `_` is a zero byte of t: adding 0x7f sets the high bit of every other.
+    let t = v ^ splat(b'_');
+    let under = !(t.wrapping_add(splat(0x7f)) | t);
+    (digit | letter | under) & !x & HIGH
+}
 
 /// How many ASCII word bytes `bytes` opens with. Eight bytes are classified at once, so a
 /// word costs one decision instead of one per byte.
 fn ascii_word_run(bytes: &[u8]) -> usize {
     let mut n = 0;
     while let Some(chunk) = bytes.get(n..).and_then(<[u8]>::first_chunk::<8>) {
-        let mut mask = 0u32;
-        for (i, &b) in chunk.iter().enumerate() {
-            mask |= u32::from(WORD_BYTE[usize::from(b)]) << i;
-        }
-        if mask != 0xff {
-            return n + (!mask).trailing_zeros() as usize;
+        let not_word = !word_bytes(u64::from_le_bytes(*chunk)) & splat(0x80);
+        if not_word != 0 {
+            return n + (not_word.trailing_zeros() / 8) as usize;
         }
         n += 8;
     }
@@ -384,6 +394,18 @@ mod tests {
                 let text = format!("{}{tail}", "a".repeat(len));
                 let expect = text.bytes().take_while(|&b| is_ascii_word(b)).count();
                 assert_eq!(ascii_word_run(text.as_bytes()), expect, "{text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn word_bytes_agree_with_the_definition_for_every_byte() {
+        for b in 0..=255u8 {
+            for at in 0..8 {
+                let mut chunk = [b'a'; 10];
+                chunk[at] = b;
+                let expect = chunk.iter().take_while(|&&x| is_ascii_word(x)).count();
+                assert_eq!(ascii_word_run(&chunk), expect, "byte {b:#x} at {at}");
             }
         }
     }
