@@ -216,6 +216,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::fmt;
+use std::fmt::Write as _;
 use std::hash::Hasher;
 use std::rc::Rc;
 use tokenize::{Kind, Lexed, lex, name_pieces};
@@ -625,32 +626,33 @@ pub fn check_narrative_with(
     // Claims, matched against the calls' evidence.
     let claims = doc.claims(&mut vocab);
     let update_class = vocab.class_ids("update");
+    // Per claimed verb: the verbs that back it.
     let mut classes: HashMap<u32, Vec<u32>> = HashMap::default();
-    let queries: Vec<Query> = claims
+    for claim in &claims {
+        if classes.contains_key(&claim.verb) {
+            continue;
+        }
+        let base = vocab.word(claim.verb).to_string();
+        let mut class = vocab.class_ids(&base);
+        if is_into_verb(&base) {
+            // Adding to or removing from something updates it ("added a bag" by
+            // `update_reservation_baggages`).
+            class.extend_from_slice(&update_class);
+        }
+        classes.insert(claim.verb, class);
+    }
+    let queries: Vec<Query<'_>> = claims
         .iter()
-        .map(|claim| {
-            let base = vocab.word(claim.verb).to_string();
-            let mut class = classes
-                .entry(claim.verb)
-                .or_insert_with(|| vocab.class_ids(&base))
-                .clone();
-            if is_into_verb(&base) {
-                // Adding to or removing from something updates it ("added a bag" by
-                // `update_reservation_baggages`).
-                class.extend_from_slice(&update_class);
-            }
-            Query {
-                class,
-                // A verb of money is checked on its verb alone; its object is an amount or a
-                // card.
-                object: if is_money_verb(&base) {
-                    Vec::new()
-                } else {
-                    claim.object.clone()
-                },
-                target: claim.target.clone(),
-                vague: claim.vague,
-            }
+        .map(|claim| Query {
+            class: classes.get(&claim.verb).map_or(&[], Vec::as_slice),
+            // A verb of money is checked on its verb alone; its object is an amount or a card.
+            object: if is_money_verb(vocab.word(claim.verb)) {
+                &[]
+            } else {
+                &claim.object
+            },
+            target: &claim.target,
+            vague: claim.vague,
         })
         .collect();
     let matched = backing_calls(
@@ -678,31 +680,27 @@ pub fn check_narrative_with(
         if !m.is_empty() {
             continue;
         }
-        let toks = claim.tokens();
         let readonly = !claim.object.is_empty()
             && readonly_ids
                 .iter()
                 .any(|r| r.contains(&claim.verb) && claim.object.iter().any(|o| r.contains(o)));
-        let action = vocab.stem(&toks);
+        let action = claim.action(&vocab);
         let claimed = doc.span_text(claim.first.start, claim.first.end);
         let sentence = doc.sentence_text(claim.first.sentence);
         let verb = vocab.word(claim.verb);
-        let missing = if claim.vague {
-            "none changes state".to_string()
-        } else {
-            match claim.head {
-                Some(h) if !is_money_verb(verb) => format!(
-                    "none does `{verb}` or a verb of its class to `{}`",
-                    vocab.word(h)
-                ),
-                _ => format!("none does `{verb}` or a verb of its class"),
-            }
-        };
-        let message = format!(
+        let mut message = format!(
             "the narrative claims \"{claimed}\" ({}action `{action}`) but no recorded call did \
-             it: {missing}",
+             it: ",
             if readonly { "read-only " } else { "" },
         );
+        if claim.vague {
+            message.push_str("none changes state");
+        } else {
+            let _ = write!(message, "none does `{verb}` or a verb of its class");
+            if let Some(h) = claim.head.filter(|_| !is_money_verb(verb)) {
+                let _ = write!(message, " to `{}`", vocab.word(h));
+            }
+        }
         if !readonly {
             gate_reasons.push(format!(
                 "claimed-but-absent mutating action `{action}` (\"{claimed}\"): the trace has no \
@@ -771,7 +769,7 @@ pub fn check_narrative_with(
                         continue;
                     }
                     let (_, arg_key, recorded) = args.of(call)[arg];
-                    let action = vocab.stem(&claim.tokens());
+                    let action = claim.action(&vocab);
                     let claimed = doc.span_text(occ.start, occ.end);
                     items.push(Divergence {
                         category: DivergenceCategory::ArgMismatch,
@@ -857,7 +855,6 @@ pub fn check_narrative_with(
 /// "call #3 `create_issue` (a write) is never mentioned in the narrative", built without the
 /// formatting machinery (a long trace has one per call).
 fn unmentioned_message(i: usize, name: &str, mutating: bool) -> String {
-    use std::fmt::Write as _;
     let mut m = String::with_capacity(name.len() + 64);
     let _ = write!(m, "call #{i} `");
     m.push_str(name);
@@ -1021,13 +1018,6 @@ impl<'a> Vocab<'a> {
     fn word(&self, id: u32) -> &str {
         self.words.get(id as usize).map_or("", Word::as_str)
     }
-
-    fn stem(&self, toks: &[u32]) -> String {
-        toks.iter()
-            .map(|&t| self.word(t))
-            .collect::<Vec<_>>()
-            .join("_")
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1087,10 +1077,20 @@ struct Claim {
 }
 
 impl Claim {
-    fn tokens(&self) -> Vec<u32> {
+    /// The claimed action as reported: its verb, then the head of its object when that is
+    /// another word (`create_issue`).
+    fn action(&self, vocab: &Vocab<'_>) -> String {
+        let verb = vocab.word(self.verb);
         match self.head {
-            Some(o) if o != self.verb => vec![self.verb, o],
-            _ => vec![self.verb],
+            Some(o) if o != self.verb => {
+                let head = vocab.word(o);
+                let mut s = String::with_capacity(verb.len() + 1 + head.len());
+                s.push_str(verb);
+                s.push('_');
+                s.push_str(head);
+                s
+            }
+            _ => verb.to_string(),
         }
     }
 }

@@ -19,13 +19,13 @@ use std::hash::Hasher;
 const MIN_KIN: usize = 3;
 
 /// What one claim asks of the calls.
-pub(super) struct Query {
+pub(super) struct Query<'q> {
     /// The verbs that perform the claimed action.
-    pub class: Vec<u32>,
+    pub class: &'q [u32],
     /// The object's word ids (any object when empty).
-    pub object: Vec<u32>,
+    pub object: &'q [u32],
     /// The target's word ids, for a verb that adds or removes ("to the reservation").
-    pub target: Vec<u32>,
+    pub target: &'q [u32],
     /// Backed by any state-changing call ("processed your request").
     pub vague: bool,
 }
@@ -76,7 +76,7 @@ pub(super) struct Trace<'x, 'a> {
 
 /// The calls that back each query (sorted, no repeats; empty when none does).
 pub(super) fn backing_calls(
-    queries: &[Query],
+    queries: &[Query<'_>],
     update_class: &[u32],
     t: Trace<'_, '_>,
 ) -> Vec<Vec<usize>> {
@@ -90,7 +90,7 @@ pub(super) fn backing_calls(
     let n_words = vocab.words.len();
     let mut wanted = vec![false; n_words];
     for q in queries.iter().filter(|q| !q.vague) {
-        for &w in q.object.iter().chain(&q.target) {
+        for &w in q.object.iter().chain(q.target) {
             wanted[w as usize] = true;
         }
     }
@@ -153,9 +153,9 @@ pub(super) fn backing_calls(
         if q.vague {
             m.extend_from_slice(&writes);
         } else {
-            by_name(&q.class, &q.object, &mut m);
+            by_name(q.class, q.object, &mut m);
             if !q.target.is_empty() {
-                by_name(update_class, &q.target, &mut m);
+                by_name(update_class, q.target, &mut m);
             }
             if m.is_empty() {
                 failed.push(qi);
@@ -181,16 +181,16 @@ pub(super) fn backing_calls(
             let unknown = q
                 .object
                 .iter()
-                .chain(&q.target)
+                .chain(q.target)
                 .any(|&o| !named[o as usize]);
             let m = &mut matched[qi];
             for kin in [false, true] {
                 if kin && !unknown {
                     break;
                 }
-                deep.touching(&q.class, &q.object, kin, evidence, arena, m);
+                deep.touching(q.class, q.object, kin, evidence, arena, m);
                 if !q.target.is_empty() {
-                    deep.touching(update_class, &q.target, kin, evidence, arena, m);
+                    deep.touching(update_class, q.target, kin, evidence, arena, m);
                 }
                 if !m.is_empty() {
                     break;
@@ -219,7 +219,7 @@ struct Deep {
 impl Deep {
     #[allow(clippy::too_many_arguments)]
     fn build<'a>(
-        queries: &[Query],
+        queries: &[Query<'_>],
         failed: &[usize],
         update_class: &[u32],
         named: &[bool],
@@ -235,11 +235,11 @@ impl Deep {
         let mut kin_wanted = false;
         for &qi in failed {
             let q = &queries[qi];
-            classes.extend_from_slice(&q.class);
+            classes.extend_from_slice(q.class);
             if !q.target.is_empty() {
                 classes.extend_from_slice(update_class);
             }
-            for &w in q.object.iter().chain(&q.target) {
+            for &w in q.object.iter().chain(q.target) {
                 wanted[w as usize] = true;
                 kin_wanted |= !named[w as usize];
             }
