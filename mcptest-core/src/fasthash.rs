@@ -65,6 +65,15 @@ fn short_word(b: &[u8]) -> u64 {
     }
 }
 
+/// A key of one to eight bytes as one number and its length: two keys are equal exactly when
+/// their numbers and lengths are (every byte is read). `None` for an empty or longer key.
+#[inline]
+pub(crate) fn short_key(b: &[u8]) -> Option<(u64, u32)> {
+    (1..=8)
+        .contains(&b.len())
+        .then(|| (short_word(b), b.len() as u32))
+}
+
 impl FastHasher {
     #[inline]
     fn add(&mut self, word: u64) {
@@ -178,5 +187,24 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn short_keys_are_equal_exactly_when_the_bytes_are() {
+        // Every word of one to eight letters over a two-letter alphabet.
+        let mut words = Vec::new();
+        for len in 1..=8u32 {
+            for bits in 0..(1u32 << len) {
+                words.push(
+                    (0..len)
+                        .map(|i| if bits >> i & 1 == 1 { b'b' } else { b'a' })
+                        .collect::<Vec<u8>>(),
+                );
+            }
+        }
+        let keys: HashSet<(u64, u32)> = words.iter().map(|w| short_key(w).unwrap()).collect();
+        assert_eq!(keys.len(), words.len());
+        assert_eq!(short_key(b""), None);
+        assert_eq!(short_key(b"ninebytes"), None);
     }
 }

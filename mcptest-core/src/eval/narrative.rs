@@ -204,7 +204,7 @@ mod tokenize;
 
 pub use evidence::ToolHint;
 
-use crate::fasthash::{HashMap, HashSet, Text, same_bytes};
+use crate::fasthash::{HashMap, HashSet, Text, same_bytes, short_key};
 use crate::trace::{Run, ToolCall, split_wire_name};
 use backing::{Query, Trace, backing_calls};
 use evidence::{Arena, Args, CallEvidence, NameFacts, Pieces};
@@ -723,45 +723,68 @@ pub fn check_narrative_with(
     }
     // arg-mismatch
     if !args.is_empty() {
-        // Per sentence: its words that are argument keys (computed when a claim first needs
-        // them).
-        let mut sentence_keys: Vec<Option<Vec<(usize, u32)>>> =
-            vec![None; doc.lexed.sentences.len()];
+        // Per sentence, computed when a claim first needs it: its argument statements (a key,
+        // then its value), each numbered by what it says (key, quoting, statement as written;
+        // the comparison ignores case, so one in another case is only a second number).
+        let mut said: Vec<Option<Vec<Said>>> = vec![None; doc.lexed.sentences.len()];
         let keys = doc.key_spellings(&args);
-        // Verdicts by (claim, key, statement as written: the comparison ignores case, so a
-        // statement in another case is only a second entry), and the mismatches reported, by
-        // their lowercase statement (one item per statement whatever its case).
+        let mut statements: HashMap<(u32, bool, Text<'_>, Text<'_>), u32> = HashMap::default();
+        let mut max_words: Vec<Option<usize>> = vec![None; args.key_count()];
+        // Verdicts by (claim, statement), and the mismatches reported, by their lowercase
+        // statement (one item per statement whatever its case).
+        let mut memo: HashMap<(usize, u32), Option<(usize, usize)>> = HashMap::default();
         let mut lower = String::new();
         let mut seen: HashSet<(usize, u32, bool, String)> = HashSet::default();
-        type Statement<'s> = (usize, u32, bool, Text<'s>, Text<'s>);
-        let mut memo: HashMap<Statement<'_>, Option<(usize, usize)>> = HashMap::default();
-        let mut max_words: Vec<Option<usize>> = vec![None; args.key_count()];
         for (ci, (claim, m)) in claims.iter().zip(&matched).enumerate() {
             if m.is_empty() {
                 continue;
             }
             for occ in &claim.occurrences {
-                let s = doc.lexed.sentences[occ.sentence];
-                let hits = sentence_keys[occ.sentence]
-                    .get_or_insert_with(|| doc.sentence_keys(occ.sentence, &keys));
-                for &(li, key) in hits.iter() {
-                    let Some(v) = doc.value_after(li, s.last, &keys) else {
-                        continue;
-                    };
-                    let vl = &doc.lexed.lexemes[v];
-                    let stated = &text[vl.start..vl.end];
-                    let quoted = vl.kind == Kind::Quoted;
-                    // A recorded value is compared with as many words of the statement as it
-                    // has, so that many words decide the verdict.
-                    let rest = if quoted {
-                        ""
-                    } else {
-                        let max =
-                            *max_words[key as usize].get_or_insert_with(|| args.max_words(key));
-                        first_words(&text[vl.start..s.end], max)
-                    };
+                let sentence = said[occ.sentence].get_or_insert_with(|| {
+                    let s = doc.lexed.sentences[occ.sentence];
+                    let mut out = Vec::new();
+                    for (li, key) in doc.sentence_keys(occ.sentence, &keys) {
+                        let Some(v) = doc.value_after(li, s.last, &keys) else {
+                            continue;
+                        };
+                        let vl = &doc.lexed.lexemes[v];
+                        let quoted = vl.kind == Kind::Quoted;
+                        // A recorded value is compared with as many words of the statement as
+                        // it has, so that many words decide the verdict.
+                        let rest = if quoted {
+                            (vl.start, vl.start)
+                        } else {
+                            let max =
+                                *max_words[key as usize].get_or_insert_with(|| args.max_words(key));
+                            let r = first_words(&text[vl.start..s.end], max);
+                            (vl.start, vl.start + r.len())
+                        };
+                        let next = statements.len() as u32;
+                        let id = *statements
+                            .entry((
+                                key,
+                                quoted,
+                                Text(&text[vl.start..vl.end]),
+                                Text(&text[rest.0..rest.1]),
+                            ))
+                            .or_insert(next);
+                        out.push(Said {
+                            key,
+                            id,
+                            quoted,
+                            stated: (vl.start, vl.end),
+                            rest,
+                        });
+                    }
+                    out
+                });
+                for st in sentence.iter() {
+                    let key = st.key;
+                    let quoted = st.quoted;
+                    let stated = &text[st.stated.0..st.stated.1];
+                    let rest = &text[st.rest.0..st.rest.1];
                     let verdict = *memo
-                        .entry((ci, key, quoted, Text(stated), Text(rest)))
+                        .entry((ci, st.id))
                         .or_insert_with(|| disagreeing_call(m, &args, key, stated, quoted, rest));
                     let Some((call, arg)) = verdict else { continue };
                     lowercase_into(stated, &mut lower);
@@ -1043,6 +1066,10 @@ struct Doc<'t> {
 /// The spelling index of a lexeme that has none.
 const NO_SPELLING: u32 = u32::MAX;
 
+/// The size of the cache of short spellings (as a power of two): larger than the distinct
+/// words of most texts, small enough to clear for each check.
+const SHORT_CACHE_BITS: u32 = 10;
+
 /// One distinct text of the narrative's words and quoted spans: facts computed once however
 /// often it occurs.
 struct Spelling<'t> {
@@ -1059,6 +1086,19 @@ struct Occurrence {
     sentence: usize,
     start: usize,
     end: usize,
+}
+
+/// An argument statement of a sentence ("title: \"Fix CI\"", "priority to high").
+#[derive(Clone, Copy)]
+struct Said {
+    /// The argument key's id.
+    key: u32,
+    /// Its number among the distinct statements.
+    id: u32,
+    quoted: bool,
+    /// The byte spans of the stated value and of the words it is compared with.
+    stated: (usize, usize),
+    rest: (usize, usize),
 }
 
 struct Claim {
@@ -1110,14 +1150,29 @@ impl<'t> Doc<'t> {
         // stored once in `toks`), and each distinct piece normalized once.
         let mut seen: HashMap<Text<'t>, u32> = with_capacity(distinct);
         let mut by_text: HashMap<Text<'t>, u32> = with_capacity(distinct);
+        // (word bytes, length, spelling); length 0 marks an empty slot.
+        let mut short_cache = vec![(0u64, 0u32, 0u32); 1 << SHORT_CACHE_BITS];
         for l in &lexed.lexemes {
             if !matches!(l.kind, Kind::Word | Kind::Quoted) {
                 spelling_of.push(NO_SPELLING);
                 continue;
             }
             let s = &text[l.start..l.end];
-            // Most words were seen before: a lookup, with no room reserved for an insert.
-            let known = by_text.get(&Text(s)).copied();
+            // Most words were seen before, and most are short: a short word is looked up in a
+            // small direct-mapped cache by its bytes read as one number, then in the map.
+            let short = short_key(s.as_bytes());
+            let slot = short.map(|(word, len)| {
+                let h = (word ^ u64::from(len)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                (h >> (64 - SHORT_CACHE_BITS)) as usize
+            });
+            let cached = match (short, slot) {
+                (Some((word, len)), Some(i)) => {
+                    let (w, n, sp) = short_cache[i];
+                    (w == word && n == len).then_some(sp)
+                }
+                _ => None,
+            };
+            let known = cached.or_else(|| by_text.get(&Text(s)).copied());
             let sp = known.unwrap_or_else(|| {
                 let first = toks.len() as u32;
                 spans.clear();
@@ -1139,6 +1194,9 @@ impl<'t> Doc<'t> {
                 by_text.insert(Text(s), sp);
                 sp
             });
+            if let (Some((word, len)), Some(i), None) = (short, slot, cached) {
+                short_cache[i] = (word, len, sp);
+            }
             spelling_of.push(sp);
             let spelling = &mut spellings[sp as usize];
             if l.kind == Kind::Word && !spelling.read_as_word {

@@ -178,11 +178,7 @@ pub(super) fn backing_calls(
         for &qi in &failed {
             let q = &queries[qi];
             // Prefix kin only for object words no call names exactly.
-            let unknown = q
-                .object
-                .iter()
-                .chain(q.target)
-                .any(|&o| !named[o as usize]);
+            let unknown = q.object.iter().chain(q.target).any(|&o| !named[o as usize]);
             let m = &mut matched[qi];
             for kin in [false, true] {
                 if kin && !unknown {
