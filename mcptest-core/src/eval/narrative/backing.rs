@@ -377,17 +377,29 @@ impl Relation {
 }
 
 /// Claim words by their first [`MIN_KIN`] characters, for prefix kinship.
-#[derive(Default)]
 struct KinWords {
     /// Claim word ids by a hash of their first characters (a shared bucket is harmless:
     /// every candidate is checked by prefix).
     buckets: HashMap<u64, Vec<u32>>,
+    /// The first bytes of those words: a word that begins otherwise has no kin, and is ruled
+    /// out without hashing.
+    first: [bool; 256],
+}
+
+impl Default for KinWords {
+    fn default() -> Self {
+        KinWords {
+            buckets: HashMap::default(),
+            first: [false; 256],
+        }
+    }
 }
 
 impl KinWords {
     fn add(&mut self, id: u32, word: &str) {
         if let Some(key) = kin_key(word) {
             self.buckets.entry(key).or_default().push(id);
+            self.first[usize::from(word.as_bytes()[0])] = true;
         }
     }
 
@@ -400,8 +412,9 @@ impl KinWords {
     /// [`related`](Self::related) for a word given by its text (`id`, when it has one, is
     /// not its own kin).
     fn related_text(&self, word: &str, id: Option<u32>, vocab: &Vocab<'_>, out: &mut Vec<u32>) {
-        if self.buckets.is_empty() {
-            return;
+        match word.as_bytes().first() {
+            Some(&b) if self.first[usize::from(b)] => {}
+            _ => return,
         }
         let Some(bucket) = kin_key(word).and_then(|k| self.buckets.get(&k)) else {
             return;
