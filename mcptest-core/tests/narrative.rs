@@ -792,6 +792,42 @@ fn annotations_decide_before_the_name() {
 }
 
 #[test]
+fn a_tool_hint_is_its_servers_then_the_first_recorded() {
+    use mcptest_core::eval::{ToolHint, ToolHints};
+    let reads = ToolHint {
+        read_only: Some(true),
+        destructive: None,
+    };
+    let writes = ToolHint {
+        read_only: Some(false),
+        destructive: Some(true),
+    };
+    let mut hints = ToolHints::new();
+    hints.insert(Some("a"), "sync", reads);
+    hints.insert(Some("b"), "sync", writes);
+    // The call's own server, named by the call or by its wire name.
+    assert_eq!(
+        hints.get(&ToolCall::new("sync").with_server("b")),
+        Some(writes)
+    );
+    assert_eq!(hints.get(&ToolCall::new("b__sync")), Some(writes));
+    assert_eq!(
+        hints.get(&ToolCall::new("sync").with_server("a")),
+        Some(reads)
+    );
+    // A server that recorded no list, or none: the first list that names the tool.
+    assert_eq!(
+        hints.get(&ToolCall::new("sync").with_server("c")),
+        Some(reads)
+    );
+    assert_eq!(hints.get(&ToolCall::new("sync")), Some(reads));
+    assert_eq!(hints.get(&ToolCall::new("other")), None);
+    // A second word on one server replaces the first.
+    hints.insert(Some("a"), "sync", writes);
+    assert_eq!(hints.get(&ToolCall::new("sync")), Some(writes));
+}
+
+#[test]
 fn the_gate_reads_the_cassettes_annotations() {
     use mcptest_core::gate::evaluate_run;
     use mcptest_core::spec::AgentSpec;

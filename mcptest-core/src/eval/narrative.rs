@@ -480,7 +480,8 @@ pub fn tool_is_mutating(call: &ToolCall, cfg: &NarrativeConfig) -> bool {
 /// none; then the name rule decides.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ToolHints {
-    by_tool: HashMap<(Option<String>, String), ToolHint>,
+    /// Per tool name: each server's hint (`None`: any server), in the order recorded.
+    by_tool: HashMap<String, Vec<(Option<String>, ToolHint)>>,
 }
 
 impl ToolHints {
@@ -491,8 +492,11 @@ impl ToolHints {
 
     /// Records the hint of `server`'s tool `name` (`None`: any server).
     pub fn insert(&mut self, server: Option<&str>, name: &str, hint: ToolHint) {
-        self.by_tool
-            .insert((server.map(str::to_string), name.to_string()), hint);
+        let servers = self.by_tool.entry(name.to_string()).or_default();
+        match servers.iter_mut().find(|(s, _)| s.as_deref() == server) {
+            Some((_, h)) => *h = hint,
+            None => servers.push((server.map(str::to_string), hint)),
+        }
     }
 
     /// The hints of a recorded run: every `tools/list` entry of its `mcp_exchanges`, each tool
@@ -530,23 +534,19 @@ impl ToolHints {
         hints
     }
 
-    /// The hint for a call: its server's tool first, then the tool on any server.
+    /// The hint for a call: its server's tool first, then the tool as the first recorded list
+    /// that names it says (under any server).
     pub fn get(&self, call: &ToolCall) -> Option<ToolHint> {
         if self.by_tool.is_empty() {
             return None;
         }
         let (wire_server, tool) = split_wire_name(&call.name);
         let server = call.server.as_deref().or(wire_server);
+        let servers = self.by_tool.get(tool)?;
         server
-            .and_then(|s| self.by_tool.get(&(Some(s.to_string()), tool.to_string())))
-            .or_else(|| {
-                // A tool a recorded list names under any server.
-                self.by_tool
-                    .iter()
-                    .find(|((_, n), _)| n == tool)
-                    .map(|(_, h)| h)
-            })
-            .copied()
+            .and_then(|s| servers.iter().find(|(x, _)| x.as_deref() == Some(s)))
+            .or_else(|| servers.first())
+            .map(|(_, h)| *h)
     }
 
     /// True when no tool carries a hint.
