@@ -528,11 +528,15 @@ impl Cassette {
 /// The recorded calls of a cassette run (`trace.tool_calls`) or an envelope (`tool_calls`),
 /// as [`tool_calls_from_envelope`] finds them; empty when neither is an array.
 fn envelope_calls(v: &Value) -> &[Value] {
-    let arr = v
-        .get("trace")
-        .and_then(|t| t.get("tool_calls"))
-        .or_else(|| v.get("tool_calls"));
-    match arr {
+    // Found by scanning the few keys of a run in place (a hashed lookup of a large map costs
+    // more than that on the small objects a run is made of).
+    let Value::Object(run) = v else { return &[] };
+    let [trace, root] = crate::json::fields(run, ["trace", "tool_calls"]);
+    let nested = match trace {
+        Some(Value::Object(t)) => crate::json::fields(t, ["tool_calls"])[0],
+        _ => None,
+    };
+    match nested.or(root) {
         Some(Value::Array(items)) => items,
         _ => &[],
     }
