@@ -113,8 +113,9 @@
 //! alone (their object is an amount or a card). A verb that adds or removes ("added a bag to
 //! your reservation", "added a checked bag") is also backed by an update of its object or of
 //! its target. Words match exactly or, when
-//! nothing matches exactly, by prefix ("bag" / "baggage", both at least 3 letters). A tool
-//! named in another language matches any object.
+//! nothing matches exactly, by prefix ("bag" / "baggage", both at least 3 letters and neither
+//! holding a digit: a number or an identifier such as `rev2024` is only itself). A tool named
+//! in another language matches any object.
 //!
 //! ## Which calls write
 //!

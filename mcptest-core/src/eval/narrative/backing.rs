@@ -10,7 +10,7 @@
 //! the words claims ask about, so a long trace costs one pass over its calls and no sorting.
 
 use super::Vocab;
-use super::evidence::{Arena, CallEvidence, Pieces, ValueWord};
+use super::evidence::{Arena, CallEvidence, Pieces};
 use crate::fasthash::{FastHasher, HashMap};
 use crate::trace::ToolCall;
 use std::hash::Hasher;
@@ -257,7 +257,6 @@ impl Deep {
             kin,
             memo: Vec::new(),
             out: Vec::new(),
-            scratch: Vec::new(),
         };
         let mut deep = Deep {
             calls: Vec::new(),
@@ -276,17 +275,13 @@ impl Deep {
                 continue;
             }
             let c = i as u32;
-            let mut read = |w: ValueWord<'_>, vocab: &Vocab<'_>| {
-                let related = match w {
-                    ValueWord::Known(w) => relation.of(w, vocab),
-                    ValueWord::Unknown(text) => relation.of_text(text, vocab),
-                };
-                for &r in related {
+            let mut read = |w: u32, vocab: &Vocab<'_>| {
+                for &r in relation.of(w, vocab) {
                     pairs.push((r >> 1, (c << 1) | (r & 1)));
                 }
             };
             for &w in e.words(arena) {
-                read(ValueWord::Known(w), vocab);
+                read(w, vocab);
             }
             e.read_values(call, pieces, vocab, arena, &mut read);
             deep.calls.push(c);
@@ -344,8 +339,6 @@ struct Relation {
     /// Per word id: its range in `out` (`u32::MAX` when not computed yet).
     memo: Vec<(u32, u32)>,
     out: Vec<u32>,
-    /// The answer for a word the vocabulary does not hold (reused).
-    scratch: Vec<u32>,
 }
 
 impl Relation {
@@ -365,14 +358,6 @@ impl Relation {
         }
         let (a, b) = self.memo[i];
         &self.out[a as usize..b as usize]
-    }
-
-    /// The claim words related to a word the vocabulary does not hold (so no claim asks for
-    /// it exactly): its prefix kin. Not memoized: such words are mostly unique.
-    fn of_text(&mut self, word: &str, vocab: &Vocab<'_>) -> &[u32] {
-        self.scratch.clear();
-        self.kin.related_text(word, None, vocab, &mut self.scratch);
-        &self.scratch
     }
 }
 
@@ -406,12 +391,7 @@ impl KinWords {
     /// Appends `o << 1 | 1` for each claim word `o` other than `word` that begins it or that
     /// it begins (both at least [`MIN_KIN`] characters long).
     fn related(&self, id: u32, vocab: &Vocab<'_>, out: &mut Vec<u32>) {
-        self.related_text(vocab.word(id), Some(id), vocab, out);
-    }
-
-    /// [`related`](Self::related) for a word given by its text (`id`, when it has one, is
-    /// not its own kin).
-    fn related_text(&self, word: &str, id: Option<u32>, vocab: &Vocab<'_>, out: &mut Vec<u32>) {
+        let word = vocab.word(id);
         match word.as_bytes().first() {
             Some(&b) if self.first[usize::from(b)] => {}
             _ => return,
@@ -421,7 +401,7 @@ impl KinWords {
         };
         for &o in bucket {
             let text = vocab.word(o);
-            if Some(o) != id && (word.starts_with(text) || text.starts_with(word)) {
+            if o != id && (word.starts_with(text) || text.starts_with(word)) {
                 out.push((o << 1) | 1);
             }
         }
@@ -430,6 +410,11 @@ impl KinWords {
 
 /// A hash of the first [`MIN_KIN`] characters of a word, when it has that many.
 fn kin_key(word: &str) -> Option<u64> {
+    // Kinship relates forms of a word ("bag" / "baggage"); a number or an identifier is only
+    // itself ("48" is no kin of "481", nor `rev2024` of `rev2024b`).
+    if word.bytes().any(|b| b.is_ascii_digit()) {
+        return None;
+    }
     let mut ends = word.char_indices().map(|(b, c)| b + c.len_utf8());
     let end = ends.nth(MIN_KIN - 1)?;
     let mut h = FastHasher::default();

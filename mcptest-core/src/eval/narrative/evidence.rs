@@ -112,16 +112,6 @@ impl PieceFacts {
     }
 }
 
-/// A word of an argument value, as the backing of claims reads it.
-#[derive(Clone, Copy)]
-pub(super) enum ValueWord<'w> {
-    /// A word the vocabulary holds.
-    Known(u32),
-    /// A number or identifier no text, name or key holds (its lowercase text): no claim asks
-    /// for it exactly, and it is not added to the vocabulary.
-    Unknown(&'w str),
-}
-
 /// The per-check cache of piece facts, keyed by the raw piece.
 #[derive(Default)]
 pub(super) struct Pieces<'a> {
@@ -204,32 +194,25 @@ impl<'a> Pieces<'a> {
         r
     }
 
-    /// Passes each piece of an argument value to `word`, and appends the facts of those the
-    /// vocabulary holds (or that are words, not numbers or identifiers) to `out`.
-    fn split_value(
-        &mut self,
-        text: &'a str,
-        vocab: &mut Vocab<'a>,
-        out: &mut Vec<PieceFacts>,
-        word: &mut impl FnMut(ValueWord<'_>, &Vocab<'a>),
-    ) {
+    /// The facts of the pieces of an argument value that can relate to a claim, appended to
+    /// `out`: a number or an identifier (a piece with a digit) that the vocabulary does not
+    /// hold is skipped (no claim asks for it, and it has no kin), not added to it.
+    fn split_value(&mut self, text: &'a str, vocab: &mut Vocab<'a>, out: &mut Vec<PieceFacts>) {
         let mut spans = std::mem::take(&mut self.spans);
         spans.clear();
         name_pieces(text, &mut spans);
         for &(a, b) in &spans {
             let raw = &text[a..b];
             if raw.bytes().any(|b| b.is_ascii_digit()) {
-                // A number or an id (kept as written, in lowercase: see `normalize`): looked
-                // up, not added.
+                // Kept as written, in lowercase (see `normalize`).
                 let lower = if raw.chars().any(char::is_uppercase) {
                     lowercase_into(raw, &mut self.lower);
                     self.lower.as_str()
                 } else {
                     raw
                 };
-                match vocab.id(lower) {
-                    Some(id) => out.push(PieceFacts::plain(id, raw)),
-                    None => word(ValueWord::Unknown(lower), vocab),
+                if let Some(id) = vocab.id(lower) {
+                    out.push(PieceFacts::plain(id, raw));
                 }
                 continue;
             }
@@ -484,7 +467,7 @@ impl CallEvidence {
         pieces: &mut Pieces<'a>,
         vocab: &mut Vocab<'a>,
         arena: &mut Arena,
-        mut word: impl FnMut(ValueWord<'_>, &Vocab<'a>),
+        mut word: impl FnMut(u32, &Vocab<'a>),
     ) {
         if !self.values_count {
             return;
@@ -505,7 +488,7 @@ impl CallEvidence {
         let mut add = |text: &'a str, budget: &mut usize| {
             let text = clip(text, *budget);
             *budget -= text.len();
-            pieces.split_value(text, vocab, &mut ps, &mut word);
+            pieces.split_value(text, vocab, &mut ps);
         };
         while let Some(v) = stack.pop() {
             if budget == 0 {
@@ -524,7 +507,7 @@ impl CallEvidence {
             }
         }
         for p in &ps {
-            word(ValueWord::Known(p.id), vocab);
+            word(p.id, vocab);
         }
         if self.executor {
             self.value_actions =
