@@ -1039,6 +1039,12 @@ impl<'a> Vocab<'a> {
         }
     }
 
+    /// The id that stands for every number or identifier of the calls that the text does not
+    /// hold: no text word, claim or kin can equal it.
+    fn unknown(&mut self) -> u32 {
+        self.intern_borrowed("\u{0}")
+    }
+
     fn word(&self, id: u32) -> &str {
         self.words.get(id as usize).map_or("", Word::as_str)
     }

@@ -139,8 +139,19 @@ impl<'a> Pieces<'a> {
     fn facts(&mut self, raw: &'a str, vocab: &mut Vocab<'a>) -> PieceFacts {
         if raw.bytes().any(|b| b.is_ascii_digit()) {
             // No word of the lexicon holds a digit: an id or a number is only itself, and
-            // its word is all there is to know (ids are mostly unique: nothing to cache).
-            let id = vocab.raw_piece(raw, &mut self.lower).0;
+            // its word is all there is to know (ids are mostly unique: nothing to cache). One
+            // the text does not hold (the text's words are all in the vocabulary by now) can
+            // be neither mentioned nor claimed, and has no kin: it is the unknown word.
+            let lower = if raw.chars().any(char::is_uppercase) {
+                lowercase_into(raw, &mut self.lower);
+                self.lower.as_str()
+            } else {
+                raw
+            };
+            let id = match vocab.id(lower) {
+                Some(id) => id,
+                None => vocab.unknown(),
+            };
             return PieceFacts::plain(id, raw);
         }
         let slot = match self.facts.entry(Text(raw)) {
