@@ -148,6 +148,12 @@ impl<V> Table<V> {
     pub(crate) fn contains(&self, word: &str) -> bool {
         self.get(word).is_some()
     }
+
+    /// Every word of the table.
+    #[cfg(test)]
+    pub(crate) fn keys(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.0.keys().map(|k| k.0)
+    }
 }
 
 impl<V> FromIterator<(&'static str, V)> for Table<V> {

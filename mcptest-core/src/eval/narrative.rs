@@ -1211,9 +1211,14 @@ impl<'t> Doc<'t> {
                 let one_piece = spelling.toks.1 - spelling.toks.0 == 1;
                 lowercase_into(s, &mut lower);
                 let norm = normalize(&lower);
-                let stop = is_stopword(&lower) || is_stopword(&norm);
-                word_info[sp as usize] =
-                    WordInfo::new(s, &lower, &norm, one_piece, stop, verb_form(&lower));
+                // No lexicon table holds a word with a digit: a number or an identifier is
+                // looked up in none.
+                let (stop, verb) = if lower.bytes().any(|b| b.is_ascii_digit()) {
+                    (is_numeral(&lower), None)
+                } else {
+                    (is_stopword(&lower) || is_stopword(&norm), verb_form(&lower))
+                };
+                word_info[sp as usize] = WordInfo::new(s, &lower, &norm, one_piece, stop, verb);
             }
         }
         // Questions claim nothing, nor do table rows (cells describe data).

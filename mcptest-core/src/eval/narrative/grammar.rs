@@ -574,7 +574,16 @@ impl WordInfo {
         stop: bool,
         verb: Option<VerbForm>,
     ) -> Self {
-        let listed = |w: &str| WORD_FLAGS.get(w).copied().unwrap_or(0);
+        // No table holds a word with a digit (a number or an identifier): such a word is
+        // looked up in none.
+        let plain = !lower.bytes().any(|b| b.is_ascii_digit());
+        let listed = |w: &str| {
+            if plain {
+                WORD_FLAGS.get(w).copied().unwrap_or(0)
+            } else {
+                0
+            }
+        };
         let table = listed(lower);
         let mut f = table & !(F_NOT_ADVERB | F_NOT_ING);
         let set = |f: &mut u32, on: bool, flag: u32| {
@@ -616,7 +625,11 @@ impl WordInfo {
         set(&mut f, code, F_CODE);
         WordInfo {
             verb: if one_piece { verb } else { None },
-            action: action_noun(lower).or_else(|| action_noun(norm)),
+            action: if plain {
+                action_noun(lower).or_else(|| action_noun(norm))
+            } else {
+                None
+            },
             flags: f,
         }
     }
@@ -1418,4 +1431,19 @@ pub(super) fn head_of(lexemes: &[Lexeme], info: &Infos<'_>, phrase: &[usize]) ->
         .filter(|&j| lexemes[j].kind == Kind::Word && !info[j].is(F_CODE))
         .max()
         .or_else(|| phrase.iter().copied().max())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_flagged_word_holds_a_digit() {
+        // `WordInfo::new` looks a word with a digit up in no table.
+        assert!(
+            WORD_FLAGS
+                .keys()
+                .all(|w| !w.bytes().any(|b| b.is_ascii_digit()))
+        );
+    }
 }
