@@ -9,7 +9,7 @@ use super::lexicon::{
 };
 use super::tokenize::name_pieces;
 use super::{Vocab, lowercase_into};
-use crate::fasthash::{HashMap, Text};
+use crate::fasthash::{HashMap, Text, same_bytes};
 use crate::trace::ToolCall;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -121,6 +121,8 @@ pub(super) struct Pieces<'a> {
     /// of first appearance.
     keys: HashMap<Text<'a>, (u32, u32, u32)>,
     key_facts: Vec<PieceFacts>,
+    /// The keys of the latest call, by position, with their entry in `keys`.
+    last_keys: Vec<(&'a str, (u32, u32, u32))>,
     lower: String,
     /// Reused buffers of `CallEvidence::read_values`.
     scratch: Vec<PieceFacts>,
@@ -196,6 +198,29 @@ impl<'a> Pieces<'a> {
         if let Some(&r) = self.keys.get(&Text(key)) {
             return r;
         }
+        self.new_key(key, vocab)
+    }
+
+    /// The facts of the `position`-th argument key of a call: calls of one tool mostly write
+    /// the same keys in the same order, so the key at that position in the previous call is
+    /// compared first (bytes, inline) before the key is looked up.
+    fn key_at(&mut self, position: usize, key: &'a str, vocab: &mut Vocab<'a>) -> (u32, u32, u32) {
+        if let Some(&(k, r)) = self.last_keys.get(position)
+            && same_bytes(k.as_bytes(), key.as_bytes())
+        {
+            return r;
+        }
+        let r = self.key(key, vocab);
+        if position < self.last_keys.len() {
+            self.last_keys[position] = (key, r);
+        } else if position == self.last_keys.len() {
+            self.last_keys.push((key, r));
+        }
+        r
+    }
+
+    #[cold]
+    fn new_key(&mut self, key: &'a str, vocab: &mut Vocab<'a>) -> (u32, u32, u32) {
         let mut out = std::mem::take(&mut self.key_facts);
         let first = out.len() as u32;
         self.split(key, vocab, &mut out);
@@ -404,8 +429,8 @@ impl CallEvidence {
             .extend_from_within(facts.ids.0 as usize..facts.ids.1 as usize);
         let args_first = args.args.len() as u32;
         if let Some(Value::Object(m)) = &call.args {
-            for (k, v) in m {
-                let (a, b, raw) = pieces.key(k, vocab);
+            for (position, (k, v)) in m.iter().enumerate() {
+                let (a, b, raw) = pieces.key_at(position, k, vocab);
                 arena.ids.extend(
                     pieces.key_facts[a as usize..b as usize]
                         .iter()
