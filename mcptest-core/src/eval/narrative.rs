@@ -423,9 +423,10 @@ pub fn narrative_tokens(text: &str) -> Vec<String> {
     for l in &lexed.lexemes {
         if matches!(l.kind, Kind::Word | Kind::Quoted) {
             spans.clear();
-            name_pieces(&text[l.start..l.end], &mut spans);
+            name_pieces(&text[l.start as usize..l.end as usize], &mut spans);
             out.extend(spans.iter().map(|&(a, b)| {
-                normalize(&text[a + l.start..b + l.start].to_lowercase()).into_owned()
+                normalize(&text[a + l.start as usize..b + l.start as usize].to_lowercase())
+                    .into_owned()
             }));
         }
     }
@@ -753,19 +754,19 @@ pub fn check_narrative_with(
                         // A recorded value is compared with as many words of the statement as
                         // it has, so that many words decide the verdict.
                         let rest = if quoted {
-                            (vl.start, vl.start)
+                            ((vl.start as usize), (vl.start as usize))
                         } else {
                             let max =
                                 *max_words[key as usize].get_or_insert_with(|| args.max_words(key));
-                            let r = first_words(&text[vl.start..s.end], max);
-                            (vl.start, vl.start + r.len())
+                            let r = first_words(&text[(vl.start as usize)..s.end], max);
+                            ((vl.start as usize), (vl.start as usize) + r.len())
                         };
                         let next = statements.len() as u32;
                         let id = *statements
                             .entry((
                                 key,
                                 quoted,
-                                Text(&text[vl.start..vl.end]),
+                                Text(&text[(vl.start as usize)..(vl.end as usize)]),
                                 Text(&text[rest.0..rest.1]),
                             ))
                             .or_insert(next);
@@ -773,7 +774,7 @@ pub fn check_narrative_with(
                             key,
                             id,
                             quoted,
-                            stated: (vl.start, vl.end),
+                            stated: ((vl.start as usize), (vl.end as usize)),
                             rest,
                         });
                     }
@@ -1164,7 +1165,7 @@ impl<'t> Doc<'t> {
                 spelling_of.push(NO_SPELLING);
                 continue;
             }
-            let s = &text[l.start..l.end];
+            let s = &text[l.start as usize..l.end as usize];
             // Most words were seen before, and most are short: a short word is looked up in a
             // small direct-mapped cache by its bytes read as one number, then in the map.
             let short = short_key(s.as_bytes());
@@ -1294,7 +1295,7 @@ impl<'t> Doc<'t> {
             let verb = vocab.intern(r.base);
             let head = r.head.and_then(|li| self.lex_tokens(li).last()).copied();
             let occ = Occurrence {
-                sentence: self.lexed.lexemes[r.verb_lexeme].sentence,
+                sentence: self.lexed.lexemes[r.verb_lexeme].sentence as usize,
                 start: r.start,
                 end: r.end,
             };

@@ -715,7 +715,11 @@ pub(super) fn claims(
         {
             continue;
         }
-        if skip_sentence.get(l.sentence).copied().unwrap_or(false) {
+        if skip_sentence
+            .get(l.sentence as usize)
+            .copied()
+            .unwrap_or(false)
+        {
             continue;
         }
         if in_label(lexemes, info, li) {
@@ -803,8 +807,8 @@ fn read_claim(
                     prev.object,
                     prev.head,
                     Span::default(),
-                    lexemes[li].start,
-                    lexemes[li].end,
+                    lexemes[li].start as usize,
+                    lexemes[li].end as usize,
                     ph,
                 ));
             }
@@ -952,7 +956,7 @@ fn read_claim(
             object,
             head,
             target,
-            lexemes[li].start,
+            lexemes[li].start as usize,
             end,
             ph,
         ))
@@ -1049,14 +1053,17 @@ fn read_claim(
                 (np, head)
             });
             let (_, target, _) = object_after(lexemes, info, li, ph);
-            (np, head, target, lexemes[li].end)
+            (np, head, target, (lexemes[li].end as usize))
         }
     };
     let start = match voice {
-        Voice::Passive => ph.get(object).first().map_or(lexemes[li].start, |&f| {
-            lexemes[f].start.min(lexemes[li].start)
-        }),
-        Voice::Active => lexemes[li].start,
+        Voice::Passive => ph
+            .get(object)
+            .first()
+            .map_or(lexemes[li].start as usize, |&f| {
+                (lexemes[f].start as usize).min(lexemes[li].start as usize)
+            }),
+        Voice::Active => lexemes[li].start as usize,
     };
     let claim = finish(
         lexemes, info, li, verb, voice, object, head, target, start, end, ph,
@@ -1135,7 +1142,7 @@ fn finish(
         target,
         voice,
         start,
-        end: end.max(lexemes[li].end),
+        end: end.max(lexemes[li].end as usize),
     }
 }
 
@@ -1263,7 +1270,7 @@ fn object_after(
     // lists are consecutive in `ph`.
     let first = ph.mark();
     let mut middle = None;
-    let mut end = lexemes[li].end;
+    let mut end = lexemes[li].end as usize;
     let mut in_target = false;
     let mut started = false;
     for j in li + 1..lexemes.len().min(li + 1 + REACH) {
@@ -1275,7 +1282,7 @@ fn object_after(
             Kind::Quoted => {
                 ph.push(j);
                 if !in_target {
-                    end = l.end;
+                    end = l.end as usize;
                     started = true;
                 }
             }
@@ -1300,7 +1307,7 @@ fn object_after(
                     // "transferred you to ...": the pronoun is the object; nothing to check.
                     if !w.is(F_DETERMINER) {
                         let none = ph.since(ph.mark());
-                        return (none, none, l.end);
+                        return (none, none, (l.end as usize));
                     }
                 }
                 if w.is(F_STOP) || w.is(F_ADVERB) || w.is(F_PARTICLE) || w.is(F_NUMBER) {
@@ -1308,7 +1315,7 @@ fn object_after(
                 }
                 ph.push(j);
                 if !in_target {
-                    end = l.end;
+                    end = l.end as usize;
                     started = true;
                 }
             }

@@ -23,9 +23,9 @@ pub(super) enum Kind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Lexeme {
     pub kind: Kind,
-    pub start: usize,
-    pub end: usize,
-    pub sentence: usize,
+    pub start: u32,
+    pub end: u32,
+    pub sentence: u32,
 }
 
 /// A lexed text.
@@ -123,11 +123,12 @@ fn char_at(text: &str, b: usize) -> Option<char> {
 
 #[inline]
 fn push_lexeme(out: &mut Lexed, kind: Kind, start: usize, end: usize) {
-    let sentence = out.sentences.len();
+    // Offsets fit in 32 bits: `lex` reads at most `u32::MAX` bytes.
+    let sentence = out.sentences.len() as u32;
     out.lexemes.push(Lexeme {
         kind,
-        start,
-        end,
+        start: start as u32,
+        end: end as u32,
         sentence,
     });
 }
@@ -239,8 +240,23 @@ fn closing_at(text: &str, from: usize, close: char) -> Option<usize> {
     None
 }
 
+/// The longest prefix of `text` whose offsets fit in 32 bits, ending on a character boundary.
+fn clip_to_u32(text: &str) -> &str {
+    let max = u32::MAX as usize;
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
 /// Splits `text` into lexemes and sentences.
 pub(super) fn lex(text: &str) -> Lexed {
+    // Lexemes keep 32-bit offsets: a text beyond 4 GiB is read up to there.
+    let text = clip_to_u32(text);
     let mut out = Lexed {
         lexemes: Vec::with_capacity(text.len() / 5 + 1),
         sentences: Vec::with_capacity(text.len() / 64 + 1),
@@ -383,7 +399,13 @@ mod tests {
         lex(text)
             .lexemes
             .iter()
-            .map(|l| (l.kind, &text[l.start..l.end], l.sentence))
+            .map(|l| {
+                (
+                    l.kind,
+                    &text[l.start as usize..l.end as usize],
+                    l.sentence as usize,
+                )
+            })
             .collect()
     }
 
