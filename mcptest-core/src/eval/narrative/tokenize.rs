@@ -202,6 +202,10 @@ fn word_end(text: &str, b: usize, c: char) -> (usize, char) {
             j += run;
             last = char::from(bytes[j - 1]);
         }
+        // Most words end at a space or the end of the text: nothing joins across either.
+        if matches!(bytes.get(j), None | Some(b' ')) {
+            break;
+        }
         let Some(n) = char_at(text, j) else { break };
         if is_word_char(n) {
             last = n;
