@@ -191,20 +191,22 @@ fn ascii_word_run(bytes: &[u8]) -> usize {
     n + bytes[n..].iter().take_while(|&&x| is_ascii_word(x)).count()
 }
 
-/// The byte just past a word that starts at `b` with `c`, and the word's last character.
+/// The byte just past a word that starts at `b` with `c`, and the character the caller has read
+/// last: the word's own, or a space when the word ends at one (the caller reads it next).
 fn word_end(text: &str, b: usize, c: char) -> (usize, char) {
     let bytes = text.as_bytes();
     let mut last = c;
     let mut j = b + c.len_utf8();
     loop {
         let run = ascii_word_run(&bytes[j..]);
-        if run > 0 {
-            j += run;
-            last = char::from(bytes[j - 1]);
-        }
-        // Most words end at a space or the end of the text: nothing joins across either.
+        j += run;
+        // Most words end at a space or the end of the text: nothing joins across either, and
+        // the space that follows is what the caller reads next.
         if matches!(bytes.get(j), None | Some(b' ')) {
-            break;
+            return (j, ' ');
+        }
+        if run > 0 {
+            last = char::from(bytes[j - 1]);
         }
         let Some(n) = char_at(text, j) else { break };
         if is_word_char(n) {
