@@ -962,6 +962,8 @@ impl Eq for Word<'_> {}
 struct Vocab<'a> {
     ids: HashMap<Word<'a>, u32>,
     words: Vec<Word<'a>>,
+    /// The id of the unknown word, once it has one.
+    unknown: Option<u32>,
 }
 
 impl<'a> Vocab<'a> {
@@ -969,6 +971,7 @@ impl<'a> Vocab<'a> {
         Vocab {
             ids: with_capacity(n),
             words: Vec::with_capacity(n),
+            unknown: None,
         }
     }
 
@@ -1043,7 +1046,14 @@ impl<'a> Vocab<'a> {
     /// The id that stands for every number or identifier of the calls that the text does not
     /// hold: no text word, claim or kin can equal it.
     fn unknown(&mut self) -> u32 {
-        self.intern_borrowed("\u{0}")
+        match self.unknown {
+            Some(id) => id,
+            None => {
+                let id = self.intern_borrowed("\u{0}");
+                self.unknown = Some(id);
+                id
+            }
+        }
     }
 
     fn word(&self, id: u32) -> &str {
