@@ -881,7 +881,9 @@ pub fn check_narrative_with(
 /// formatting machinery (a long trace has one per call).
 fn unmentioned_message(i: usize, name: &str, mutating: bool) -> String {
     let mut m = String::with_capacity(name.len() + 64);
-    let _ = write!(m, "call #{i} `");
+    m.push_str("call #");
+    push_decimal(&mut m, i);
+    m.push_str(" `");
     m.push_str(name);
     m.push('`');
     if mutating {
@@ -889,6 +891,23 @@ fn unmentioned_message(i: usize, name: &str, mutating: bool) -> String {
     }
     m.push_str(" is never mentioned in the narrative");
     m
+}
+
+/// Appends `n` in decimal, without the formatting machinery.
+fn push_decimal(out: &mut String, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
+    }
 }
 
 /// The string values of a narrative that is a JSON object or array, one per line; `None` when
@@ -1614,4 +1633,18 @@ fn starts_with_words(text: &str, value: &str) -> bool {
         }
     }
     any
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimals_are_written_as_format_writes_them() {
+        for n in [0, 7, 10, 99, 100, 1_234_567_890, usize::MAX] {
+            let mut s = String::from("#");
+            push_decimal(&mut s, n);
+            assert_eq!(s, format!("#{n}"));
+        }
+    }
 }
