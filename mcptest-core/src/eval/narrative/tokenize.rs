@@ -283,7 +283,12 @@ pub(super) fn lex(text: &str) -> Lexed {
             let (end, last) = word_end(text, b, c);
             push_lexeme(&mut out, Kind::Word, b, end);
             prev = Some(last);
-            b = end;
+            // The space after a word is passed over here (it decides nothing).
+            b = if text.as_bytes().get(end) == Some(&b' ') {
+                end + 1
+            } else {
+                end
+            };
             continue;
         }
         if let Some(close) = closing_quote(prev, c, char_at(text, next_b))
