@@ -7,7 +7,7 @@ use super::lexicon::{
     action_noun, foreign_name_verb, is_base_mutating_verb, is_light_verb, is_read_verb,
     is_state_verb, normalize,
 };
-use super::tokenize::name_pieces;
+use super::tokenize::{clip, name_pieces};
 use super::{Vocab, lowercase_into};
 use crate::fasthash::{HashMap, Text, same_bytes};
 use crate::trace::ToolCall;
@@ -138,19 +138,25 @@ impl<'a> Pieces<'a> {
         }
     }
 
+    /// The id of a piece with a digit (a number or an identifier, kept as written in
+    /// lowercase: see `normalize`) when the vocabulary holds it.
+    fn held_id(&mut self, raw: &str, vocab: &Vocab<'a>) -> Option<u32> {
+        let lower = if raw.chars().any(char::is_uppercase) {
+            lowercase_into(raw, &mut self.lower);
+            self.lower.as_str()
+        } else {
+            raw
+        };
+        vocab.id(lower)
+    }
+
     fn facts(&mut self, raw: &'a str, vocab: &mut Vocab<'a>) -> PieceFacts {
         if raw.bytes().any(|b| b.is_ascii_digit()) {
             // No word of the lexicon holds a digit: an id or a number is only itself, and
             // its word is all there is to know (ids are mostly unique: nothing to cache). One
             // the text does not hold (the text's words are all in the vocabulary by now) can
             // be neither mentioned nor claimed, and has no kin: it is the unknown word.
-            let lower = if raw.chars().any(char::is_uppercase) {
-                lowercase_into(raw, &mut self.lower);
-                self.lower.as_str()
-            } else {
-                raw
-            };
-            let id = match vocab.id(lower) {
+            let id = match self.held_id(raw, vocab) {
                 Some(id) => id,
                 None => vocab.unknown(),
             };
@@ -240,14 +246,7 @@ impl<'a> Pieces<'a> {
         for &(a, b) in &spans {
             let raw = &text[a..b];
             if raw.bytes().any(|b| b.is_ascii_digit()) {
-                // Kept as written, in lowercase (see `normalize`).
-                let lower = if raw.chars().any(char::is_uppercase) {
-                    lowercase_into(raw, &mut self.lower);
-                    self.lower.as_str()
-                } else {
-                    raw
-                };
-                if let Some(id) = vocab.id(lower) {
+                if let Some(id) = self.held_id(raw, vocab) {
                     out.push(PieceFacts::plain(id, raw));
                 }
                 continue;
@@ -641,16 +640,4 @@ pub(super) fn value_words(v: &Value) -> usize {
         Value::Array(xs) => xs.iter().map(value_words).max().unwrap_or(0),
         _ => 0,
     }
-}
-
-/// The longest prefix of `s` of at most `max` bytes that ends on a character boundary.
-fn clip(s: &str, max: usize) -> &str {
-    if s.len() <= max {
-        return s;
-    }
-    let mut end = max;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    &s[..end]
 }

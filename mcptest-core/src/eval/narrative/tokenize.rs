@@ -246,23 +246,22 @@ fn closing_at(text: &str, from: usize, close: char) -> Option<usize> {
     None
 }
 
-/// The longest prefix of `text` whose offsets fit in 32 bits, ending on a character boundary.
-fn clip_to_u32(text: &str) -> &str {
-    let max = u32::MAX as usize;
-    if text.len() <= max {
-        return text;
+/// The longest prefix of `s` of at most `max` bytes that ends on a character boundary.
+pub(super) fn clip(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
     }
     let mut end = max;
-    while !text.is_char_boundary(end) {
+    while !s.is_char_boundary(end) {
         end -= 1;
     }
-    &text[..end]
+    &s[..end]
 }
 
 /// Splits `text` into lexemes and sentences.
 pub(super) fn lex(text: &str) -> Lexed {
     // Lexemes keep 32-bit offsets: a text beyond 4 GiB is read up to there.
-    let text = clip_to_u32(text);
+    let text = clip(text, u32::MAX as usize);
     let mut out = Lexed {
         lexemes: Vec::with_capacity(text.len() / 5 + 1),
         sentences: Vec::with_capacity(text.len() / 64 + 1),
