@@ -209,7 +209,7 @@ use crate::fasthash::{HashMap, HashSet, Text, same_bytes, short_key};
 use crate::trace::{Run, ToolCall, split_wire_name};
 use backing::{Query, Trace, backing_calls};
 use evidence::{Arena, Args, CallEvidence, NameFacts, Pieces};
-use grammar::{Infos, Phrases, RawClaim, WordInfo};
+use grammar::{Infos, NO_SPELLING, Phrases, QUOTED, RawClaim, WordInfo};
 use lexicon::{
     is_into_verb, is_money_verb, is_numeral, is_stopword, normalize, verb_class, verb_form,
 };
@@ -1100,9 +1100,6 @@ struct Doc<'t> {
     in_text: Vec<bool>,
 }
 
-/// The spelling index of a lexeme that has none.
-const NO_SPELLING: u32 = u32::MAX;
-
 /// The size of the cache of short spellings (as a power of two): larger than the distinct
 /// words of most texts, small enough to clear for each check.
 const SHORT_CACHE_BITS: u32 = 10;
@@ -1234,7 +1231,12 @@ impl<'t> Doc<'t> {
             if let (Some((word, len)), Some(i), None) = (short, slot, cached) {
                 short_cache[i] = (word, len, sp);
             }
-            spelling_of.push(sp);
+            // A quoted span's spelling is marked: the grammar reads no word there.
+            spelling_of.push(if l.kind == Kind::Quoted {
+                sp | QUOTED
+            } else {
+                sp
+            });
             let spelling = &mut spellings[sp as usize];
             if l.kind == Kind::Word && !spelling.read_as_word {
                 spelling.read_as_word = true;
@@ -1280,18 +1282,21 @@ impl<'t> Doc<'t> {
     /// What the grammar knows of each lexeme.
     fn infos(&self) -> Infos<'_> {
         Infos {
-            lexemes: &self.lexed.lexemes,
             spelling_of: &self.spelling_of,
             table: &self.word_info,
         }
     }
 
+    /// The spelling index of lexeme `li`, when it has one (a word or a quoted span).
+    fn spelling(&self, li: usize) -> Option<usize> {
+        match self.spelling_of.get(li) {
+            Some(&NO_SPELLING) | None => None,
+            Some(&s) => Some((s & !QUOTED) as usize),
+        }
+    }
+
     fn lex_tokens(&self, li: usize) -> &[u32] {
-        match self
-            .spelling_of
-            .get(li)
-            .and_then(|&s| self.spellings.get(s as usize))
-        {
+        match self.spelling(li).and_then(|s| self.spellings.get(s)) {
             Some(sp) => &self.toks[sp.toks.0 as usize..sp.toks.1 as usize],
             None => &[],
         }
@@ -1367,7 +1372,7 @@ impl<'t> Doc<'t> {
         if self.lexed.lexemes.get(li)?.kind != Kind::Word {
             return None;
         }
-        keys.get(*self.spelling_of.get(li)? as usize).copied()
+        keys.get(self.spelling(li)?).copied()
     }
 
     /// The word lexemes of sentence `s` that are an argument key of some call, with that key's

@@ -454,12 +454,18 @@ pub(super) struct WordInfo {
 
 /// What the grammar knows of each lexeme: the facts of its spelling, for a word.
 pub(super) struct Infos<'d> {
-    pub lexemes: &'d [Lexeme],
-    /// Per lexeme: the index of its spelling in `table`.
+    /// Per lexeme: the index of its spelling in `table`, with [`QUOTED`] set for a quoted
+    /// span (no word), or [`NO_SPELLING`] for a separator or a break.
     pub spelling_of: &'d [u32],
     /// Per spelling: its facts as a word.
     pub table: &'d [WordInfo],
 }
+
+/// Marks the spelling of a quoted span in `Infos::spelling_of`.
+pub(super) const QUOTED: u32 = 1 << 31;
+
+/// The spelling of a lexeme that has none (a separator or a break).
+pub(super) const NO_SPELLING: u32 = u32::MAX;
 
 /// The facts of a lexeme that is no word.
 static NO_INFO: WordInfo = WordInfo {
@@ -472,10 +478,9 @@ impl std::ops::Index<usize> for Infos<'_> {
     type Output = WordInfo;
 
     fn index(&self, li: usize) -> &WordInfo {
-        match (self.lexemes.get(li), self.spelling_of.get(li)) {
-            (Some(l), Some(&s)) if l.kind == Kind::Word => {
-                self.table.get(s as usize).unwrap_or(&NO_INFO)
-            }
+        // One look at the lexeme's spelling tells a word (no mark) from the rest.
+        match self.spelling_of.get(li) {
+            Some(&s) if s & QUOTED == 0 => self.table.get(s as usize).unwrap_or(&NO_INFO),
             _ => &NO_INFO,
         }
     }
