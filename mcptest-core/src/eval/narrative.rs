@@ -1361,8 +1361,14 @@ impl<'t> Doc<'t> {
             .iter()
             .map(|sp| {
                 lowercase_into(sp.text, &mut lower);
-                let filler = is_stopword(&lower) && !is_numeral(&lower);
-                (args.key_id(&lower), filler)
+                // No stopword holds a digit: a number is no filler.
+                let filler = !lower.bytes().any(|b| b.is_ascii_digit()) && is_stopword(&lower);
+                let key = if args.may_be_key(lower.len()) {
+                    args.key_id(&lower)
+                } else {
+                    None
+                };
+                (key, filler)
             })
             .collect()
     }

@@ -567,6 +567,8 @@ pub(super) struct Args<'a> {
     args: Vec<(u32, &'a str, &'a Value)>,
     /// Per argument: its key's number as written.
     arg_raw: Vec<u32>,
+    /// Bit `n` set when some lowercase key is `n` bytes long (bit 63: 63 or more).
+    key_lengths: u64,
 }
 
 impl<'a> Args<'a> {
@@ -578,6 +580,7 @@ impl<'a> Args<'a> {
             ranges: Vec::with_capacity(calls),
             args: Vec::with_capacity(calls * 2),
             arg_raw: Vec::with_capacity(calls * 2),
+            key_lengths: 0,
         }
     }
 
@@ -591,6 +594,8 @@ impl<'a> Args<'a> {
                 Cow::Borrowed(key)
             };
             let next = self.keys.len() as u32;
+            // Lengths of 63 bytes and more share one bit.
+            self.key_lengths |= 1u64 << lower.len().min(63);
             let id = *self.keys.entry(lower).or_insert(next);
             self.raw.resize(raw + 1, u32::MAX);
             self.raw_keys.resize(raw + 1, (0, 0));
@@ -619,6 +624,11 @@ impl<'a> Args<'a> {
     /// How many distinct keys (by lowercase text) the calls record: key ids are below it.
     pub(super) fn key_count(&self) -> usize {
         self.keys.len()
+    }
+
+    /// False when no key (in lowercase) is `len` bytes long: a word of that length is none.
+    pub(super) fn may_be_key(&self, len: usize) -> bool {
+        self.key_lengths & (1u64 << len.min(63)) != 0
     }
 
     /// The id of a lowercase key.
