@@ -211,7 +211,8 @@ use backing::{Query, Trace, backing_calls};
 use evidence::{Arena, Args, CallEvidence, NameFacts, Pieces};
 use grammar::{Infos, NO_SPELLING, Phrases, QUOTED, RawClaim, WordInfo};
 use lexicon::{
-    is_into_verb, is_money_verb, is_numeral, is_stopword, normalize, verb_class, verb_form,
+    has_digit, is_into_verb, is_money_verb, is_numeral, is_stopword, normalize, verb_class,
+    verb_form,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -423,10 +424,9 @@ pub fn narrative_tokens(text: &str) -> Vec<String> {
     for l in &lexed.lexemes {
         if matches!(l.kind, Kind::Word | Kind::Quoted) {
             spans.clear();
-            name_pieces(&text[l.start as usize..l.end as usize], &mut spans);
+            name_pieces(&text[l.start()..l.end()], &mut spans);
             out.extend(spans.iter().map(|&(a, b)| {
-                normalize(&text[a + l.start as usize..b + l.start as usize].to_lowercase())
-                    .into_owned()
+                normalize(&text[a + l.start()..b + l.start()].to_lowercase()).into_owned()
             }));
         }
     }
@@ -754,19 +754,19 @@ pub fn check_narrative_with(
                         // A recorded value is compared with as many words of the statement as
                         // it has, so that many words decide the verdict.
                         let rest = if quoted {
-                            ((vl.start as usize), (vl.start as usize))
+                            (vl.start(), vl.start())
                         } else {
                             let max =
                                 *max_words[key as usize].get_or_insert_with(|| args.max_words(key));
-                            let r = first_words(&text[(vl.start as usize)..s.end], max);
-                            ((vl.start as usize), (vl.start as usize) + r.len())
+                            let r = first_words(&text[vl.start()..s.end], max);
+                            (vl.start(), vl.start() + r.len())
                         };
                         let next = statements.len() as u32;
                         let id = *statements
                             .entry((
                                 key,
                                 quoted,
-                                Text(&text[(vl.start as usize)..(vl.end as usize)]),
+                                Text(&text[vl.start()..vl.end()]),
                                 Text(&text[rest.0..rest.1]),
                             ))
                             .or_insert(next);
@@ -774,7 +774,7 @@ pub fn check_narrative_with(
                             key,
                             id,
                             quoted,
-                            stated: ((vl.start as usize), (vl.end as usize)),
+                            stated: (vl.start(), vl.end()),
                             rest,
                         });
                     }
@@ -1032,7 +1032,7 @@ impl<'a> Vocab<'a> {
         'a: 's,
     {
         if raw.chars().any(char::is_uppercase) {
-            lowercase_into(raw, lower);
+            let lower = lowered(raw, lower);
             return (self.intern(&normalize(lower)), lower);
         }
         let id = match normalize(raw) {
@@ -1191,7 +1191,7 @@ impl<'t> Doc<'t> {
                 spelling_of.push(NO_SPELLING);
                 continue;
             }
-            let s = &text[l.start as usize..l.end as usize];
+            let s = &text[l.start()..l.end()];
             // Most words were seen before, and most are short: a short word is looked up in a
             // small direct-mapped cache by its bytes read as one number, then in the map.
             let short = short_key(s.as_bytes());
@@ -1245,7 +1245,7 @@ impl<'t> Doc<'t> {
                 let norm = normalize(&lower);
                 // No lexicon table holds a word with a digit: a number or an identifier is
                 // looked up in none.
-                let (stop, verb) = if lower.bytes().any(|b| b.is_ascii_digit()) {
+                let (stop, verb) = if has_digit(&lower) {
                     (is_numeral(&lower), None)
                 } else {
                     (is_stopword(&lower) || is_stopword(&norm), verb_form(&lower))
@@ -1329,7 +1329,7 @@ impl<'t> Doc<'t> {
             let verb = vocab.intern(r.base);
             let head = r.head.and_then(|li| self.lex_tokens(li).last()).copied();
             let occ = Occurrence {
-                sentence: self.lexed.lexemes[r.verb_lexeme].sentence as usize,
+                sentence: self.lexed.lexemes[r.verb_lexeme].sentence(),
                 start: r.start,
                 end: r.end,
             };
@@ -1362,7 +1362,7 @@ impl<'t> Doc<'t> {
             .map(|sp| {
                 lowercase_into(sp.text, &mut lower);
                 // No stopword holds a digit: a number is no filler.
-                let filler = !lower.bytes().any(|b| b.is_ascii_digit()) && is_stopword(&lower);
+                let filler = !has_digit(&lower) && is_stopword(&lower);
                 let key = if args.may_be_key(lower.len()) {
                     args.key_id(&lower)
                 } else {
@@ -1594,6 +1594,16 @@ fn agrees(recorded: &Value, stated: &str, quoted: bool, rest: &str) -> Option<bo
             comparable.then_some(false)
         }
         Value::Null | Value::Object(_) => None,
+    }
+}
+
+/// `s` in lowercase: itself when it has no capital, else written into `buf`.
+fn lowered<'s>(s: &'s str, buf: &'s mut String) -> &'s str {
+    if s.chars().any(char::is_uppercase) {
+        lowercase_into(s, buf);
+        buf
+    } else {
+        s
     }
 }
 

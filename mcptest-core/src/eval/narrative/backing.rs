@@ -11,6 +11,7 @@
 
 use super::Vocab;
 use super::evidence::{Arena, CallEvidence, Pieces};
+use super::lexicon::has_digit;
 use crate::fasthash::{FastHasher, HashMap};
 use crate::trace::ToolCall;
 use std::hash::Hasher;
@@ -225,26 +226,26 @@ impl Deep {
         pieces: &mut Pieces<'a>,
         vocab: &mut Vocab<'a>,
     ) -> Self {
-        // The words and verbs the unbacked claims ask about.
+        // The words the unbacked claims ask about, and the verbs of their classes (a table by
+        // word id: a call's actions are each looked up once, not compared with every verb of
+        // every class).
         let mut wanted = vec![false; vocab.words.len()];
-        let mut classes: Vec<u32> = Vec::new();
+        let mut in_class = vec![false; vocab.words.len()];
         let mut kin_wanted = false;
         for &qi in failed {
             let q = &queries[qi];
-            classes.extend_from_slice(q.class);
-            if !q.target.is_empty() {
-                classes.extend_from_slice(update_class);
+            let target = if q.target.is_empty() {
+                &[]
+            } else {
+                update_class
+            };
+            for &v in q.class.iter().chain(target) {
+                in_class[v as usize] = true;
             }
             for &w in q.object.iter().chain(q.target) {
                 wanted[w as usize] = true;
                 kin_wanted |= !named[w as usize];
             }
-        }
-        // The verbs of those classes, as a table by word id: a call's actions are each looked
-        // up once, not compared with every verb of every class.
-        let mut in_class = vec![false; vocab.words.len()];
-        for &v in &classes {
-            in_class[v as usize] = true;
         }
         let mut kin = KinWords::default();
         if kin_wanted {
@@ -412,7 +413,7 @@ impl KinWords {
 fn kin_key(word: &str) -> Option<u64> {
     // Kinship relates forms of a word ("bag" / "baggage"); a number or an identifier is only
     // itself ("48" is no kin of "481", nor `rev2024` of `rev2024b`).
-    if word.bytes().any(|b| b.is_ascii_digit()) {
+    if has_digit(word) {
         return None;
     }
     let mut ends = word.char_indices().map(|(b, c)| b + c.len_utf8());

@@ -4,11 +4,11 @@
 //! whose words include a word of the claim's object.
 
 use super::lexicon::{
-    action_noun, foreign_name_verb, is_base_mutating_verb, is_light_verb, is_read_verb,
+    action_noun, foreign_name_verb, has_digit, is_base_mutating_verb, is_light_verb, is_read_verb,
     is_state_verb, normalize,
 };
 use super::tokenize::{clip, name_pieces};
-use super::{Vocab, lowercase_into};
+use super::{Vocab, lowered};
 use crate::fasthash::{HashMap, Text, same_bytes};
 use crate::trace::ToolCall;
 use serde_json::Value;
@@ -138,25 +138,13 @@ impl<'a> Pieces<'a> {
         }
     }
 
-    /// The id of a piece with a digit (a number or an identifier, kept as written in
-    /// lowercase: see `normalize`) when the vocabulary holds it.
-    fn held_id(&mut self, raw: &str, vocab: &Vocab<'a>) -> Option<u32> {
-        let lower = if raw.chars().any(char::is_uppercase) {
-            lowercase_into(raw, &mut self.lower);
-            self.lower.as_str()
-        } else {
-            raw
-        };
-        vocab.id(lower)
-    }
-
     fn facts(&mut self, raw: &'a str, vocab: &mut Vocab<'a>) -> PieceFacts {
-        if raw.bytes().any(|b| b.is_ascii_digit()) {
+        if has_digit(raw) {
             // No word of the lexicon holds a digit: an id or a number is only itself, and
             // its word is all there is to know (ids are mostly unique: nothing to cache). One
             // the text does not hold (the text's words are all in the vocabulary by now) can
             // be neither mentioned nor claimed, and has no kin: it is the unknown word.
-            let id = match self.held_id(raw, vocab) {
+            let id = match vocab.id(lowered(raw, &mut self.lower)) {
                 Some(id) => id,
                 None => vocab.unknown(),
             };
@@ -245,8 +233,8 @@ impl<'a> Pieces<'a> {
         name_pieces(text, &mut spans);
         for &(a, b) in &spans {
             let raw = &text[a..b];
-            if raw.bytes().any(|b| b.is_ascii_digit()) {
-                if let Some(id) = self.held_id(raw, vocab) {
+            if has_digit(raw) {
+                if let Some(id) = vocab.id(lowered(raw, &mut self.lower)) {
                     out.push(PieceFacts::plain(id, raw));
                 }
                 continue;

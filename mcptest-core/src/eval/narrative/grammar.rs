@@ -9,7 +9,7 @@
 //! lexemes, so a text without punctuation stays linear.
 
 use super::lexicon::{
-    Form, VerbForm, action_noun, is_into_verb, is_light_verb, is_numeral, is_vague_verb,
+    Form, VerbForm, action_noun, has_digit, is_into_verb, is_light_verb, is_numeral, is_vague_verb,
 };
 use super::tokenize::{Kind, Lexeme};
 use crate::fasthash::{HashMap, Table};
@@ -581,7 +581,7 @@ impl WordInfo {
     ) -> Self {
         // No table holds a word with a digit (a number or an identifier): such a word is
         // looked up in none.
-        let plain = !lower.bytes().any(|b| b.is_ascii_digit());
+        let plain = !has_digit(lower);
         let listed = |w: &str| {
             if plain {
                 WORD_FLAGS.get(w).copied().unwrap_or(0)
@@ -625,7 +625,7 @@ impl WordInfo {
             lower.len() > 5 && lower.ends_with("ing") && table & F_NOT_ING == 0,
             F_ING,
         );
-        let code = raw.bytes().any(|c| c.is_ascii_digit())
+        let code = has_digit(raw)
             || (raw.chars().nth(1).is_some() && !raw.chars().any(char::is_lowercase));
         set(&mut f, code, F_CODE);
         WordInfo {
@@ -720,11 +720,7 @@ pub(super) fn claims(
         {
             continue;
         }
-        if skip_sentence
-            .get(l.sentence as usize)
-            .copied()
-            .unwrap_or(false)
-        {
+        if skip_sentence.get(l.sentence()).copied().unwrap_or(false) {
             continue;
         }
         if in_label(lexemes, info, li) {
@@ -812,8 +808,8 @@ fn read_claim(
                     prev.object,
                     prev.head,
                     Span::default(),
-                    lexemes[li].start as usize,
-                    lexemes[li].end as usize,
+                    lexemes[li].start(),
+                    lexemes[li].end(),
                     ph,
                 ));
             }
@@ -961,7 +957,7 @@ fn read_claim(
             object,
             head,
             target,
-            lexemes[li].start as usize,
+            lexemes[li].start(),
             end,
             ph,
         ))
@@ -1058,17 +1054,14 @@ fn read_claim(
                 (np, head)
             });
             let (_, target, _) = object_after(lexemes, info, li, ph);
-            (np, head, target, (lexemes[li].end as usize))
+            (np, head, target, lexemes[li].end())
         }
     };
     let start = match voice {
-        Voice::Passive => ph
-            .get(object)
-            .first()
-            .map_or(lexemes[li].start as usize, |&f| {
-                (lexemes[f].start as usize).min(lexemes[li].start as usize)
-            }),
-        Voice::Active => lexemes[li].start as usize,
+        Voice::Passive => ph.get(object).first().map_or(lexemes[li].start(), |&f| {
+            lexemes[f].start().min(lexemes[li].start())
+        }),
+        Voice::Active => lexemes[li].start(),
     };
     let claim = finish(
         lexemes, info, li, verb, voice, object, head, target, start, end, ph,
@@ -1147,7 +1140,7 @@ fn finish(
         target,
         voice,
         start,
-        end: end.max(lexemes[li].end as usize),
+        end: end.max(lexemes[li].end()),
     }
 }
 
@@ -1275,7 +1268,7 @@ fn object_after(
     // lists are consecutive in `ph`.
     let first = ph.mark();
     let mut middle = None;
-    let mut end = lexemes[li].end as usize;
+    let mut end = lexemes[li].end();
     let mut in_target = false;
     let mut started = false;
     for j in li + 1..lexemes.len().min(li + 1 + REACH) {
@@ -1287,7 +1280,7 @@ fn object_after(
             Kind::Quoted => {
                 ph.push(j);
                 if !in_target {
-                    end = l.end as usize;
+                    end = l.end();
                     started = true;
                 }
             }
@@ -1312,7 +1305,7 @@ fn object_after(
                     // "transferred you to ...": the pronoun is the object; nothing to check.
                     if !w.is(F_DETERMINER) {
                         let none = ph.since(ph.mark());
-                        return (none, none, (l.end as usize));
+                        return (none, none, l.end());
                     }
                 }
                 if w.is(F_STOP) || w.is(F_ADVERB) || w.is(F_PARTICLE) || w.is(F_NUMBER) {
@@ -1320,7 +1313,7 @@ fn object_after(
                 }
                 ph.push(j);
                 if !in_target {
-                    end = l.end as usize;
+                    end = l.end();
                     started = true;
                 }
             }
@@ -1452,10 +1445,6 @@ mod tests {
     #[test]
     fn no_flagged_word_holds_a_digit() {
         // `WordInfo::new` looks a word with a digit up in no table.
-        assert!(
-            WORD_FLAGS
-                .keys()
-                .all(|w| !w.bytes().any(|b| b.is_ascii_digit()))
-        );
+        assert!(WORD_FLAGS.keys().all(|w| !has_digit(w)));
     }
 }

@@ -855,12 +855,18 @@ pub(super) fn is_numeral(word: &str) -> bool {
             .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
 }
 
+/// True when `word` holds an ASCII digit: a number or an identifier (`42`, `v2`, `issue12`),
+/// which no table holds and which is only itself.
+pub(super) fn has_digit(word: &str) -> bool {
+    word.bytes().any(|b| b.is_ascii_digit())
+}
+
 /// The normal form of one lowercase token: a verb form becomes its base verb, a plural noun its
 /// singular. Applied identically to narrative words and tool-name tokens.
 /// A word that holds a digit (`v2`, `issue12`, `3.5`) is an identifier or a number: no table
 /// holds one, and it is kept as it is.
 pub(super) fn normalize(lower: &str) -> Cow<'_, str> {
-    if lower.bytes().any(|b| b.is_ascii_digit()) {
+    if has_digit(lower) {
         return Cow::Borrowed(lower);
     }
     if let Some(b) = verb_base(lower) {

@@ -28,6 +28,23 @@ pub(super) struct Lexeme {
     pub sentence: u32,
 }
 
+impl Lexeme {
+    /// The byte where it starts in the text (the content's, for a quoted span).
+    pub fn start(&self) -> usize {
+        self.start as usize
+    }
+
+    /// The byte just past it.
+    pub fn end(&self) -> usize {
+        self.end as usize
+    }
+
+    /// The index of its sentence.
+    pub fn sentence(&self) -> usize {
+        self.sentence as usize
+    }
+}
+
 /// A lexed text.
 #[derive(Debug, Default)]
 pub(super) struct Lexed {
@@ -409,13 +426,7 @@ mod tests {
         lex(text)
             .lexemes
             .iter()
-            .map(|l| {
-                (
-                    l.kind,
-                    &text[l.start as usize..l.end as usize],
-                    l.sentence as usize,
-                )
-            })
+            .map(|l| (l.kind, &text[l.start()..l.end()], l.sentence()))
             .collect()
     }
 
