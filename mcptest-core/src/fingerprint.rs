@@ -38,10 +38,10 @@
 //! ```
 
 use crate::json::canonical;
+use crate::sha256;
 use crate::spec::AgentSpec;
 use crate::trace::{Cassette, Run, WIRE_SEPARATOR};
 use serde_json::{Map, Value, json};
-use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -112,7 +112,7 @@ pub fn wire_tool_name(server: &str, tool: &str) -> String {
     if fits {
         return original;
     }
-    let hash = hex(&Sha256::digest(original.as_bytes()))[..8].to_string();
+    let hash = hex(&sha256::digest(original.as_bytes()))[..8].to_string();
     let keep = MAX_WIRE_NAME_LEN - hash.len() - 1;
     let sanitized: String = original
         .chars()
@@ -377,7 +377,7 @@ pub fn request_fingerprint(body: &Value) -> String {
     };
     format!(
         "sha256:{}",
-        hex(&Sha256::digest(canonical(&stable).as_bytes()))
+        hex(&sha256::digest(canonical(&stable).as_bytes()))
     )
 }
 

@@ -64,6 +64,7 @@ mod matching;
 pub mod mutate;
 pub mod secrets;
 pub mod select;
+mod sha256;
 pub mod spec;
 pub mod suite;
 pub mod trace;
