@@ -210,10 +210,7 @@ use crate::trace::{Run, ToolCall, split_wire_name};
 use backing::{Query, Trace, backing_calls};
 use evidence::{Arena, Args, CallEvidence, NameFacts, Pieces};
 use grammar::{Infos, NO_SPELLING, Phrases, QUOTED, RawClaim, WordInfo};
-use lexicon::{
-    has_digit, is_into_verb, is_money_verb, is_numeral, is_stopword, normalize, verb_class,
-    verb_form,
-};
+use lexicon::{has_digit, is_into_verb, is_money_verb, is_stopword, normalize, verb_class};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -1032,7 +1029,8 @@ impl<'a> Vocab<'a> {
         'a: 's,
     {
         if raw.chars().any(char::is_uppercase) {
-            let lower = lowered(raw, lower);
+            lowercase_into(raw, lower);
+            let lower: &'s str = lower;
             return (self.intern(&normalize(lower)), lower);
         }
         let id = match normalize(raw) {
@@ -1129,6 +1127,7 @@ struct Said {
     key: u32,
     /// Its number among the distinct statements.
     id: u32,
+    /// True when the value is a quoted span.
     quoted: bool,
     /// The byte spans of the stated value and of the words it is compared with.
     stated: (usize, usize),
@@ -1243,14 +1242,7 @@ impl<'t> Doc<'t> {
                 let one_piece = spelling.toks.1 - spelling.toks.0 == 1;
                 lowercase_into(s, &mut lower);
                 let norm = normalize(&lower);
-                // No lexicon table holds a word with a digit: a number or an identifier is
-                // looked up in none.
-                let (stop, verb) = if has_digit(&lower) {
-                    (is_numeral(&lower), None)
-                } else {
-                    (is_stopword(&lower) || is_stopword(&norm), verb_form(&lower))
-                };
-                word_info[sp as usize] = WordInfo::new(s, &lower, &norm, one_piece, stop, verb);
+                word_info[sp as usize] = WordInfo::new(s, &lower, &norm, one_piece);
             }
         }
         // Questions claim nothing, nor do table rows (cells describe data).

@@ -144,10 +144,7 @@ impl<'a> Pieces<'a> {
             // its word is all there is to know (ids are mostly unique: nothing to cache). One
             // the text does not hold (the text's words are all in the vocabulary by now) can
             // be neither mentioned nor claimed, and has no kin: it is the unknown word.
-            let id = match vocab.id(lowered(raw, &mut self.lower)) {
-                Some(id) => id,
-                None => vocab.unknown(),
-            };
+            let id = self.held_id(raw, vocab).unwrap_or_else(|| vocab.unknown());
             return PieceFacts::plain(id, raw);
         }
         let slot = match self.facts.entry(Text(raw)) {
@@ -160,6 +157,12 @@ impl<'a> Pieces<'a> {
         self.lower = buf;
         slot.insert(f);
         f
+    }
+
+    /// The id of a piece with a digit (a number or an identifier, only ever itself) when the
+    /// vocabulary holds it: by the time calls are read, every word of the text is there.
+    fn held_id(&mut self, raw: &str, vocab: &Vocab<'a>) -> Option<u32> {
+        vocab.id(lowered(raw, &mut self.lower))
     }
 
     fn facts_of(id: u32, raw: &str, lower: &str, vocab: &mut Vocab<'a>) -> PieceFacts {
@@ -234,7 +237,7 @@ impl<'a> Pieces<'a> {
         for &(a, b) in &spans {
             let raw = &text[a..b];
             if has_digit(raw) {
-                if let Some(id) = vocab.id(lowered(raw, &mut self.lower)) {
+                if let Some(id) = self.held_id(raw, vocab) {
                     out.push(PieceFacts::plain(id, raw));
                 }
                 continue;

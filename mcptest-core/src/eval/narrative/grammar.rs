@@ -9,7 +9,8 @@
 //! lexemes, so a text without punctuation stays linear.
 
 use super::lexicon::{
-    Form, VerbForm, action_noun, has_digit, is_into_verb, is_light_verb, is_numeral, is_vague_verb,
+    Form, VerbForm, action_noun, has_digit, is_into_verb, is_light_verb, is_numeral, is_stopword,
+    is_vague_verb, verb_form,
 };
 use super::tokenize::{Kind, Lexeme};
 use crate::fasthash::{HashMap, Table};
@@ -467,6 +468,10 @@ pub(super) const QUOTED: u32 = 1 << 31;
 /// The spelling of a lexeme that has none (a separator or a break).
 pub(super) const NO_SPELLING: u32 = u32::MAX;
 
+// `Infos` tells a word from the rest by the `QUOTED` bit alone: a lexeme without a spelling
+// must carry it too.
+const _: () = assert!(NO_SPELLING & QUOTED != 0);
+
 /// The facts of a lexeme that is no word.
 static NO_INFO: WordInfo = WordInfo {
     verb: None,
@@ -571,17 +576,16 @@ static WORD_FLAGS: LazyLock<Table<u32>> = LazyLock::new(|| {
 
 impl WordInfo {
     /// The grammar's facts about a lowercase word (the whole lexeme, contractions included).
-    pub(super) fn new(
-        raw: &str,
-        lower: &str,
-        norm: &str,
-        one_piece: bool,
-        stop: bool,
-        verb: Option<VerbForm>,
-    ) -> Self {
+    pub(super) fn new(raw: &str, lower: &str, norm: &str, one_piece: bool) -> Self {
         // No table holds a word with a digit (a number or an identifier): such a word is
-        // looked up in none.
+        // looked up in none, and is a stopword only as a numeral.
         let plain = !has_digit(lower);
+        let stop = if plain {
+            is_stopword(lower) || is_stopword(norm)
+        } else {
+            is_numeral(lower)
+        };
+        let verb = if plain { verb_form(lower) } else { None };
         let listed = |w: &str| {
             if plain {
                 WORD_FLAGS.get(w).copied().unwrap_or(0)
