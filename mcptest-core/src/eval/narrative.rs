@@ -210,7 +210,7 @@ use crate::trace::{Run, ToolCall, split_wire_name};
 use backing::{Query, Trace, backing_calls};
 use evidence::{Arena, Args, CallEvidence, NameFacts, Pieces};
 use grammar::{Infos, NO_SPELLING, Phrases, QUOTED, RawClaim, WordInfo};
-use lexicon::{has_digit, is_into_verb, is_money_verb, is_stopword, normalize, verb_class};
+use lexicon::{has_digit, is_into_verb, is_stopword, normalize, verb_class};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -644,8 +644,8 @@ pub fn check_narrative_with(
         .iter()
         .map(|claim| Query {
             class: classes.get(&claim.verb).map_or(&[], Vec::as_slice),
-            // A verb of money is checked on its verb alone; its object is an amount or a card.
-            object: if is_money_verb(vocab.word(claim.verb)) {
+            // A verb of money, or of saying what was said, is checked on its verb alone.
+            object: if claim.verb_alone(&vocab) {
                 &[]
             } else {
                 &claim.object
@@ -696,7 +696,7 @@ pub fn check_narrative_with(
             message.push_str("none changes state");
         } else {
             let _ = write!(message, "none does `{verb}` or a verb of its class");
-            if let Some(h) = claim.head.filter(|_| !is_money_verb(verb)) {
+            if let Some(h) = claim.head.filter(|_| !claim.verb_alone(&vocab)) {
                 let _ = write!(message, " to `{}`", vocab.word(h));
             }
         }
@@ -1150,6 +1150,11 @@ struct Claim {
 }
 
 impl Claim {
+    /// True when the claim is checked on its verb alone ([`lexicon::verb_alone`]).
+    fn verb_alone(&self, vocab: &Vocab<'_>) -> bool {
+        lexicon::verb_alone(vocab.word(self.verb), self.head.map(|h| vocab.word(h)))
+    }
+
     /// The claimed action as reported: its verb, then the head of its object when that is
     /// another word (`create_issue`).
     fn action(&self, vocab: &Vocab<'_>) -> String {
@@ -1560,8 +1565,15 @@ fn disagreeing_call(
 
 /// Whether a stated value agrees with a recorded one; `None` when they cannot be compared.
 fn agrees(recorded: &Value, stated: &str, quoted: bool, rest: &str) -> Option<bool> {
+    // Like is compared with like: a number or an identifier (`cus_1`, `PROJ-88`) is stated
+    // only by words with a digit; "priority Urgent" says nothing of `priority: 1`, nor "a
+    // customer record" of `customer: cus_1`.
+    let identifier = |r: &str| has_digit(r) && !r.contains(char::is_whitespace);
     match recorded {
+        Value::String(r) if identifier(r) && !has_digit(stated) => None,
         Value::String(r) => Some(same_words(r, stated) || (!quoted && starts_with_words(rest, r))),
+        Value::Number(_) if !has_digit(stated) => None,
+        Value::Bool(_) if !(eq_ci(stated, "true") || eq_ci(stated, "false")) => None,
         Value::Number(n) => {
             let plain: Cow<'_, str> = if stated.contains(',') {
                 Cow::Owned(stated.chars().filter(|c| *c != ',').collect())

@@ -156,6 +156,9 @@ pub(super) fn backing_calls(
         } else {
             by_name(q.class, q.object, &mut m);
             if !q.target.is_empty() {
+                // Adding to or taking from the target: a call that does the claimed verb to
+                // it ("inserted rows into products" by `INSERT INTO products`), or updates it.
+                by_name(q.class, q.target, &mut m);
                 by_name(update_class, q.target, &mut m);
             }
             if m.is_empty() {
@@ -187,6 +190,7 @@ pub(super) fn backing_calls(
                 }
                 deep.touching(q.class, q.object, kin, evidence, arena, m);
                 if !q.target.is_empty() {
+                    deep.touching(q.class, q.target, kin, evidence, arena, m);
                     deep.touching(update_class, q.target, kin, evidence, arena, m);
                 }
                 if !m.is_empty() {
@@ -272,7 +276,12 @@ impl Deep {
                     .iter()
                     .any(|&a| in_class.get(a as usize).copied().unwrap_or(false))
             };
-            if !(e.can_back && (e.executor || performs())) {
+            // A call whose name names no verb, or one that updates, may say in a one-word
+            // value what it did (`transition_issue` to "closed", `update_issue` with
+            // `"state": "closed"`).
+            let states = e.verbless
+                || (e.mutating && e.actions(arena).iter().any(|a| update_class.contains(a)));
+            if !(e.can_back && (e.executor || states || performs())) {
                 continue;
             }
             let c = i as u32;
@@ -284,7 +293,7 @@ impl Deep {
             for &w in e.words(arena) {
                 read(w, vocab);
             }
-            e.read_values(call, pieces, vocab, arena, &mut read);
+            e.read_values(call, states, pieces, vocab, arena, &mut read);
             deep.calls.push(c);
             if e.any_object {
                 deep.any_object.push(c);

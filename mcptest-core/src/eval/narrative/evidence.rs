@@ -5,7 +5,7 @@
 
 use super::lexicon::{
     action_noun, foreign_name_verb, has_digit, is_base_mutating_verb, is_light_verb, is_read_verb,
-    is_state_verb, normalize,
+    is_state_verb, normalize, verb_class,
 };
 use super::tokenize::{clip, name_pieces};
 use super::{Vocab, lowered};
@@ -88,6 +88,12 @@ pub(super) struct PieceFacts {
     executor: bool,
     /// A light verb.
     light: bool,
+    /// A verb of the update class (`update`, `patch`, `set`): it says that something changed,
+    /// not what.
+    updates: bool,
+    /// `create` or `add`: with an action noun at the end of the name, it does that action
+    /// (`create_refund` refunds, `create_relations` links).
+    maker: bool,
     /// The verb an action noun names.
     action_noun: Option<u32>,
     /// True when the raw piece has 3 or more characters (a salient part of a name).
@@ -106,6 +112,8 @@ impl PieceFacts {
             joiner: false,
             executor: false,
             light: false,
+            updates: false,
+            maker: false,
             action_noun: None,
             long: raw.chars().nth(2).is_some(),
         }
@@ -184,6 +192,8 @@ impl<'a> Pieces<'a> {
             joiner: matches!(lower, "or" | "and"),
             executor: EXECUTORS.contains(&lower),
             light: is_light_verb(&norm),
+            updates: verb_class(&norm).contains(&"update"),
+            maker: matches!(norm.as_ref(), "create" | "add"),
             action_noun: action_noun(&norm).map(|a| vocab.intern_borrowed(a)),
             long: raw.chars().nth(2).is_some(),
         }
@@ -271,7 +281,14 @@ impl<'a> Pieces<'a> {
 /// returns whether the verb is of another language.
 fn name_actions(pieces: &[PieceFacts], out: &mut Vec<u32>) -> bool {
     let mut foreign = false;
-    let Some(mut i) = pieces.iter().position(|p| p.read || p.verb.is_some()) else {
+    // A light verb with nothing after it is a noun (`transition_issue`, `payment_process`):
+    // it names no action without its object.
+    let last = pieces.len().saturating_sub(1);
+    let Some(mut i) = pieces
+        .iter()
+        .enumerate()
+        .position(|(k, p)| p.read || (p.verb.is_some() && !(p.light && k == last)))
+    else {
         return false;
     };
     if pieces[i].read {
@@ -285,6 +302,13 @@ fn name_actions(pieces: &[PieceFacts], out: &mut Vec<u32>) -> bool {
             .and_then(|p| p.action_noun)
             .filter(|_| pieces[i].light)
         {
+            out.push(a);
+        } else if let Some(a) = pieces
+            .last()
+            .filter(|_| pieces[i].maker && i + 1 < pieces.len())
+            .and_then(|p| p.action_noun)
+        {
+            // The thing made is an action: `create_refund` refunds, `add_assignee` assigns.
             out.push(a);
         }
         match pieces.get(i + 1) {
@@ -311,6 +335,9 @@ pub(super) struct NameFacts {
     /// True when the name says it writes: one of the 22 verbs as a word, a state-changing
     /// leading verb, or an executor.
     pub writes: bool,
+    /// True when no word of the name is a verb, read or written (`kubectl_rollout`,
+    /// `transition_issue`): what the call did is in its arguments.
+    pub verbless: bool,
 }
 
 /// Word and action ids of every name and call, in one buffer (ranges name their parts), so
@@ -348,7 +375,13 @@ impl NameFacts {
         let mut ps = std::mem::take(&mut pieces.scratch);
         ps.clear();
         pieces.split(name, vocab, &mut ps);
-        let executor = ps.iter().any(|p| p.executor);
+        // A generic executor names no specific action of its own: `execute_sql`,
+        // `run_command`, `API-patch-page`, `batch_update` carry it in their arguments;
+        // `API-create-a-comment` creates a comment, whatever its text says.
+        let specific = ps
+            .iter()
+            .any(|p| p.verb.is_some() && !p.light && !p.updates && !p.foreign);
+        let executor = !specific && ps.iter().any(|p| p.executor);
         let base22 = ps.iter().any(|p| p.base22);
         let long = arena.push_range(ps.iter().filter(|p| p.long).map(|p| p.id));
         let all = arena.push_range(ps.iter().filter(|p| !p.long).map(|p| p.id));
@@ -356,6 +389,7 @@ impl NameFacts {
         let foreign = name_actions(&ps, &mut arena.ids);
         let actions = (first, arena.ids.len() as u32);
         let writes = base22 || actions.1 > actions.0 || executor;
+        let verbless = actions.0 == actions.1 && !ps.iter().any(|p| p.read);
         pieces.scratch = ps;
         NameFacts {
             ids: (long.0, all.1),
@@ -364,6 +398,7 @@ impl NameFacts {
             executor,
             foreign,
             writes,
+            verbless,
         }
     }
 
@@ -397,6 +432,8 @@ pub(super) struct CallEvidence {
     values_count: bool,
     /// True when any object matches (a tool named in another language).
     pub any_object: bool,
+    /// True when its name names no verb: a one-word argument value may say what it did.
+    pub verbless: bool,
 }
 
 impl CallEvidence {
@@ -440,8 +477,11 @@ impl CallEvidence {
             for &raw in &args.arg_raw[from as usize..to as usize] {
                 let (a, b) = args.raw_keys[raw as usize];
                 for p in &pieces.key_facts[a as usize..b as usize] {
+                    // A light verb names no action of its own: `issue_key` is the issue's.
                     if !p.foreign {
-                        arena.ids.extend(p.action_noun.or(p.verb));
+                        arena
+                            .ids
+                            .extend(p.action_noun.or(p.verb.filter(|_| !p.light)));
                     }
                 }
             }
@@ -453,8 +493,9 @@ impl CallEvidence {
             mutating,
             can_back,
             executor: facts.executor,
-            values_count: can_back && (mutating || facts.executor),
+            values_count: can_back && (mutating || facts.executor || facts.verbless),
             any_object: facts.foreign,
+            verbless: facts.verbless,
         }
     }
 
@@ -485,11 +526,13 @@ impl CallEvidence {
     }
 
     /// Reads the words of the argument values (and nested keys), passing each to `word`; for
-    /// an executor, records the state-changing verbs among them as actions. Done once per
+    /// an executor, records the state-changing verbs among them as actions, and with `states`
+    /// the values that are one such verb alone (`"state": "closed"`: it closed). Done once per
     /// call, when a claim needs it.
     pub(super) fn read_values<'a>(
         &mut self,
         call: &'a ToolCall,
+        states: bool,
         pieces: &mut Pieces<'a>,
         vocab: &mut Vocab<'a>,
         arena: &mut Arena,
@@ -511,21 +554,32 @@ impl CallEvidence {
             Value::Object(m) => stack.extend(m.values().rev()),
             other => stack.push(other),
         }
-        let mut add = |text: &'a str, budget: &mut usize| {
+        let mut one_word_verbs = Vec::new();
+        let mut add = |text: &'a str, budget: &mut usize, ps: &mut Vec<PieceFacts>| {
             let text = clip(text, *budget);
             *budget -= text.len();
-            pieces.split_value(text, vocab, &mut ps);
+            let first = ps.len();
+            pieces.split_value(text, vocab, ps);
+            first
         };
         while let Some(v) = stack.pop() {
             if budget == 0 {
                 break;
             }
             match v {
-                Value::String(s) => add(s, &mut budget),
+                Value::String(s) => {
+                    let first = add(s, &mut budget, &mut ps);
+                    if let [p] = &ps[first..]
+                        && !p.foreign
+                        && let Some(verb) = p.verb
+                    {
+                        one_word_verbs.push(verb);
+                    }
+                }
                 Value::Array(xs) => stack.extend(xs.iter().rev()),
                 Value::Object(m) => {
                     for (k, x) in m.iter().rev() {
-                        add(k, &mut budget);
+                        let _ = add(k, &mut budget, &mut ps);
                         stack.push(x);
                     }
                 }
@@ -538,6 +592,8 @@ impl CallEvidence {
         if self.executor {
             self.value_actions =
                 arena.push_range(ps.iter().filter(|p| !p.foreign).filter_map(|p| p.verb));
+        } else if states {
+            self.value_actions = arena.push_range(one_word_verbs);
         }
         pieces.scratch = ps;
         pieces.values = stack;

@@ -950,8 +950,8 @@ fn read_claim(
         if !(agent_subject && be_now && !be_done) {
             return None;
         }
-        let (object, target, end) = object_after(lexemes, info, li, ph);
-        let head = head_of(lexemes, info, ph.get(object));
+        let (object, target, end, core) = object_after(lexemes, info, li, ph);
+        let head = head_of(lexemes, info, ph.get(core));
         return Some(finish(
             lexemes,
             info,
@@ -1048,8 +1048,8 @@ fn read_claim(
 
     let (object, head, target, end) = match voice {
         Voice::Active => {
-            let (np, target, end) = object_after(lexemes, info, li, ph);
-            let head = head_of(lexemes, info, ph.get(np));
+            let (np, target, end, core) = object_after(lexemes, info, li, ph);
+            let head = head_of(lexemes, info, ph.get(core));
             (np, head, target, end)
         }
         Voice::Passive => {
@@ -1057,7 +1057,7 @@ fn read_claim(
                 let (np, head, _) = subject_before(lexemes, info, s, ph);
                 (np, head)
             });
-            let (_, target, _) = object_after(lexemes, info, li, ph);
+            let (_, target, _, _) = object_after(lexemes, info, li, ph);
             (np, head, target, lexemes[li].end())
         }
     };
@@ -1259,14 +1259,15 @@ fn by_someone_else(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> bool {
     false
 }
 
-/// The object phrase after an active verb, the target phrase after its first preposition, and
-/// the byte end of the object as written.
+/// The object phrase after an active verb (with the members of a list it introduces), the
+/// target phrase after its first preposition, the byte end of the object as written, and the
+/// object phrase alone (where its head is).
 fn object_after(
     lexemes: &[Lexeme],
     info: &Infos<'_>,
     li: usize,
     ph: &mut Phrases,
-) -> (Span, Span, usize) {
+) -> (Span, Span, usize, Span) {
     let sentence = lexemes[li].sentence;
     // Object words all come before the first preposition, target words after it: the two
     // lists are consecutive in `ph`.
@@ -1277,7 +1278,17 @@ fn object_after(
     let mut started = false;
     for j in li + 1..lexemes.len().min(li + 1 + REACH) {
         let (l, w) = (&lexemes[j], &info[j]);
-        if l.sentence != sentence || is_boundary(l, w) {
+        if l.sentence != sentence {
+            break;
+        }
+        if started && !in_target && l.kind == Kind::Sep {
+            // "added three sections: Goals, Timeline and Owners": the list after the colon
+            // names the object's members; they are its words too (the head stays).
+            let core = ph.since(first);
+            list_members(lexemes, info, j, ph);
+            return (ph.since(first), ph.since(ph.mark()), end, core);
+        }
+        if is_boundary(l, w) {
             break;
         }
         match l.kind {
@@ -1309,7 +1320,7 @@ fn object_after(
                     // "transferred you to ...": the pronoun is the object; nothing to check.
                     if !w.is(F_DETERMINER) {
                         let none = ph.since(ph.mark());
-                        return (none, none, l.end());
+                        return (none, none, l.end(), none);
                     }
                 }
                 if w.is(F_STOP) || w.is(F_ADVERB) || w.is(F_PARTICLE) || w.is(F_NUMBER) {
@@ -1325,7 +1336,44 @@ fn object_after(
         }
     }
     let middle = middle.unwrap_or(ph.mark());
-    (Span(first, middle), ph.since(middle), end)
+    (
+        Span(first, middle),
+        ph.since(middle),
+        end,
+        Span(first, middle),
+    )
+}
+
+/// Pushes the content words and quoted spans of the list that the colon at lexeme `colon`
+/// introduces: the rest of its sentence, or, when the colon ends its line ("I've set up the
+/// schema:" above a bulleted list), the lines that follow; at most [`REACH`] lexemes. Commas,
+/// `and` and prepositions between members are passed over.
+fn list_members(lexemes: &[Lexeme], info: &Infos<'_>, colon: usize, ph: &mut Phrases) {
+    let sentence = lexemes[colon].sentence;
+    let from = colon + 1;
+    let inline = lexemes.get(from).is_some_and(|l| l.sentence == sentence);
+    for j in from..lexemes.len().min(from + REACH) {
+        let (l, w) = (&lexemes[j], &info[j]);
+        if inline && l.sentence != sentence {
+            break;
+        }
+        let content = match l.kind {
+            Kind::Quoted => true,
+            Kind::Word => {
+                !(w.is(F_STOP)
+                    || w.is(F_ADVERB)
+                    || w.is(F_PARTICLE)
+                    || w.is(F_NUMBER)
+                    || w.is(F_PRONOUN)
+                    || w.is(F_PREPOSITION)
+                    || w.is(F_BY))
+            }
+            Kind::Sep | Kind::Clause => false,
+        };
+        if content {
+            ph.push(j);
+        }
+    }
 }
 
 /// The phrase after the first `of`/`for` following `li`, in its clause.

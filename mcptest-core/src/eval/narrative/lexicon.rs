@@ -125,6 +125,7 @@ renew renews renewed renewed renewing
 extend extends extended extended extending
 reboot reboots rebooted rebooted rebooting
 restart restarts restarted restarted restarting
+scale scales scaled scaled scaling
 apply applies applied applied applying
 accept accepts accepted accepted accepting
 reject rejects rejected rejected rejecting
@@ -227,6 +228,13 @@ const ACTION_NOUNS: &[(&str, &str)] = &[
     ("commit", "commit"),
     ("deployment", "deploy"),
     ("migration", "migrate"),
+    ("assignment", "assign"),
+    ("assignee", "assign"),
+    ("invitation", "invite"),
+    ("invitee", "invite"),
+    ("attendee", "invite"),
+    ("relation", "link"),
+    ("relationship", "link"),
 ];
 
 /// Groups of verbs that back one another: a claim made with any verb of a group is backed by a
@@ -236,7 +244,7 @@ const ACTION_NOUNS: &[(&str, &str)] = &[
 const VERB_CLASSES: &[&[&str]] = &[
     &[
         "create", "add", "insert", "append", "post", "put", "write", "upload", "generate", "make",
-        "register", "file", "attach", "import", "set",
+        "register", "file", "attach", "import", "set", "issue",
     ],
     &[
         "book", "reserve", "schedule", "order", "place", "create", "make", "purchase", "submit",
@@ -263,6 +271,7 @@ const VERB_CLASSES: &[&[&str]] = &[
         "apply",
         "toggle",
         "assign",
+        "scale",
     ],
     &[
         "delete",
@@ -342,6 +351,33 @@ const MONEY_VERBS: &[&str] = &[
     "reimburse",
     "bill",
     "debit",
+];
+
+/// Verbs of saying: their object is often what was said ("posted the release announcement",
+/// "sent a reminder"), a genre no tool names.
+const SAY_VERBS: &[&str] = &[
+    "send", "post", "reply", "forward", "share", "publish", "notify",
+];
+
+/// Nouns that name what was said, not a thing a tool keeps: a verb of saying with one of them
+/// as its object is checked on its verb alone.
+const CONTENT_NOUNS: &[&str] = &[
+    "announcement",
+    "summary",
+    "recap",
+    "reminder",
+    "notice",
+    "note",
+    "update",
+    "memo",
+    "digest",
+    "greeting",
+    "reply",
+    "response",
+    "confirmation",
+    "notification",
+    "alert",
+    "invitation",
 ];
 
 /// Verbs that add to or take from something: "added two bags to the reservation" is also an
@@ -784,6 +820,14 @@ pub(super) fn action_noun(word: &str) -> Option<&'static str> {
 /// True when `base` is a verb of money (its object is not checked).
 pub(super) fn is_money_verb(base: &str) -> bool {
     MONEY_VERBS.contains(&base)
+}
+
+/// True when a claim of `base` on an object whose head is `head` (normalized) is checked on
+/// its verb alone: a verb of money (its object is an amount or a card), or a verb of saying
+/// whose object names what was said ("posted the announcement").
+pub(super) fn verb_alone(base: &str, head: Option<&str>) -> bool {
+    is_money_verb(base)
+        || (SAY_VERBS.contains(&base) && head.is_some_and(|h| CONTENT_NOUNS.contains(&h)))
 }
 
 /// Tool-name verbs of other languages, for the action of a tool named in them
