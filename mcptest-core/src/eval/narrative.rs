@@ -60,7 +60,10 @@
 //!
 //! The **object** is the noun phrase after the verb up to a preposition or the clause end,
 //! skipping determiners, numbers, adverbs, emphasis and pronouns; code spans and quoted names
-//! count as its words. Its **head** is its last plain word ("created a comprehensive
+//! count as its words. A colon after it introduces its members, which count as its words too:
+//! the rest of the sentence ("added two sections: Pricing and FAQ"), or, when the colon ends
+//! its line ("I've set up the database:" above a list), the lines that follow (40 words at
+//! most). Its **head** is its last plain word ("created a comprehensive
 //! analysis" -> `analysis`; "Your reservation M20IZO" -> `reservation`). A passive claim's
 //! object is its subject, read back through its prepositional phrases ("your flight from JFK
 //! on May 24th" -> `flight`). A pronoun object ("transferred you") or a phrase of generic words
@@ -81,21 +84,28 @@
 //! Each recorded call shows **actions** and **words**. Its actions: the leading verb of its
 //! name after any namespace words (`github_create_issue` creates; `get_cancel_policy` and
 //! `can_send_mms` do nothing), verbs joined by `or`/`and` (`create_or_update_file`), the
-//! action a light verb names (`make_payment` pays), verbs of common other languages
-//! (`crear_solicitud` creates); for a call that writes, the action nouns and verbs of its
-//! argument keys (`payment_id`: it paid); for a generic executor (`execute_sql`,
-//! `run_command`, `execute_action`, `API-...`), the verbs in its argument values (`CREATE
-//! TABLE`, `INSERT INTO`, `ALTER ... ADD CONSTRAINT`). Its words: its name, its argument keys
-//! and, for a call that writes, its argument values (the first 64 KiB of text).
+//! action a light verb names (`make_payment` pays) or that the last word of a `create`/`add`
+//! name names (`create_refund` refunds, `create_relations` links), verbs of common other
+//! languages (`crear_solicitud` creates); for a call that writes, the action nouns and verbs
+//! of its argument keys (`payment_id`: it paid, `assignee`: it assigned, `archived`: it
+//! archived); for a generic executor (a name with an executor word and no specific verb of its
+//! own: `execute_sql`, `run_command`, `execute_action`, `API-patch-page`, not
+//! `API-create-a-comment`), the verbs in its argument values (`CREATE TABLE`, `INSERT INTO`,
+//! `ALTER ... ADD CONSTRAINT`); for a call that updates (`update_issue`) or whose name names
+//! no verb (`kubectl_rollout`), an argument value that is one such verb alone (`"state":
+//! "closed"` closes, `"subCommand": "restart"` restarts; a verb inside a sentence of text does
+//! not count). A light verb at the end of a name or in a key is a noun (`transition_issue`,
+//! `issue_key` issue nothing). Its words: its name, its argument keys and, for a call that
+//! writes, its argument values (the first 64 KiB of text).
 //!
 //! A claim is **backed** by a call whose actions include a verb of the claim's **class** and
 //! whose words include a word of the claim's object (any word, when the claim has none):
 //!
 //! | class | verbs |
 //! |---|---|
-//! | create | create, add, insert, append, post, put, write, upload, generate, make, register, attach, import, set |
+//! | create | create, add, insert, append, post, put, write, upload, generate, make, register, file, attach, import, set, issue |
 //! | book | book, reserve, schedule, order, place, create, make, purchase, submit |
-//! | update | update, modify, change, edit, set, patch, put, alter, amend, adjust, upgrade, downgrade, rename, move, replace, mark, reschedule, configure, apply, toggle, assign, commit, push |
+//! | update | update, modify, change, edit, set, patch, put, alter, amend, adjust, upgrade, downgrade, rename, move, replace, mark, reschedule, configure, apply, toggle, assign, scale |
 //! | delete | delete, remove, drop, destroy, erase, purge, wipe, detach, unlink, uninstall, archive |
 //! | cancel | cancel, revoke, void, terminate, withdraw, suspend, unsubscribe, deactivate, disable |
 //! | send | send, notify, forward, post, reply, issue, share, invite, submit, publish |
@@ -110,9 +120,13 @@
 //! | others | approve, accept / reject, decline, block / refuel, add, renew, extend / link, attach, tag |
 //!
 //! A verb in several rows is backed by any of them. Verbs of money are checked on the verb
-//! alone (their object is an amount or a card). A verb that adds or removes ("added a bag to
-//! your reservation", "added a checked bag") is also backed by an update of its object or of
-//! its target. Words match exactly or, when
+//! alone (their object is an amount or a card), and so are verbs of saying (send, post, reply,
+//! forward, share, publish, notify) whose object names what was said (an announcement,
+//! summary, recap, reminder, notice, note, update, memo, digest, greeting, reply, response,
+//! confirmation, notification, alert or invitation: "posted the release announcement" by
+//! `slack_post_message`). A verb that adds or removes ("added a bag to your reservation",
+//! "inserted rows into `products`") is also backed by a call that does it to its target
+//! (`INSERT INTO products`) or by an update of its object or of its target. Words match exactly or, when
 //! nothing matches exactly, by prefix ("bag" / "baggage", both at least 3 letters and neither
 //! holding a digit: a number or an identifier such as `rev2024` is only itself). A tool named
 //! in another language matches any object.
@@ -135,7 +149,10 @@
 //!   as "Created") that agrees with no backing call's value for that key. Comparison ignores
 //!   case; numbers compare as numbers (`42.00` = `42`); an unquoted word agrees with a
 //!   multi-word value when the sentence continues with that value (`title: Fix flaky CI`); an
-//!   array agrees when one element does. Objects and `null` are never compared.
+//!   array agrees when one element does. Like is compared with like: a recorded number or
+//!   identifier (`1`, `cus_19`) only with a stated word holding a digit ("priority Urgent"
+//!   says nothing of `priority: 1`), a recorded boolean only with `true` or `false`. Objects
+//!   and `null` are never compared.
 //!
 //! # Formula and gate
 //!
