@@ -90,11 +90,12 @@
 //! of its argument keys (`payment_id`: it paid, `assignee`: it assigned, `archived`: it
 //! archived); for a generic executor (a name with an executor word and no specific verb of its
 //! own: `execute_sql`, `run_command`, `execute_action`, `API-patch-page`, not
-//! `API-create-a-comment`), the verbs in its argument values (`CREATE TABLE`, `INSERT INTO`,
-//! `ALTER ... ADD CONSTRAINT`); for a call that updates (`update_issue`) or whose name names
-//! no verb (`kubectl_rollout`), an argument value that is one such verb alone (`"state":
-//! "closed"` closes, `"subCommand": "restart"` restarts; a verb inside a sentence of text does
-//! not count). A light verb at the end of a name or in a key is a noun (`transition_issue`,
+//! `API-create-a-comment`), the verbs written in their base form in its argument values
+//! (`CREATE TABLE`, `INSERT INTO`, `ALTER ... ADD CONSTRAINT`, `archive_project`; an inflected
+//! form such as `created_at` describes data); for a call that writes or whose name names no
+//! verb (`kubectl_rollout`), an argument value that is one such verb alone (`"state":
+//! "closed"` closes, `"event": "APPROVE"` approves, `"subCommand": "restart"` restarts; a verb
+//! inside a sentence of text does not count). A light verb at the end of a name or in a key is a noun (`transition_issue`,
 //! `issue_key` issue nothing). Its words: its name, its argument keys and, for a call that
 //! writes, its argument values (the first 64 KiB of text).
 //!
@@ -116,6 +117,7 @@
 //! | enable / disable | enable, activate, toggle, resume, reactivate, unblock, unlock, restore / disable, deactivate, toggle, suspend, block, lock |
 //! | reset | reset, restore, reboot, restart, revert |
 //! | ship | merge, commit, push, publish, deploy |
+//! | commit | commit, push, write, upload, update (committing or pushing writes files: `create_or_update_file`, `push_files`) |
 //! | close | close, resolve, complete, archive, mark |
 //! | others | approve, accept / reject, decline, block / refuel, add, renew, extend / link, attach, tag |
 //!
@@ -124,7 +126,8 @@
 //! forward, share, publish, notify) whose object names what was said (an announcement,
 //! summary, recap, reminder, notice, note, update, memo, digest, greeting, reply, response,
 //! confirmation, notification, alert or invitation: "posted the release announcement" by
-//! `slack_post_message`). A verb that adds or removes ("added a bag to your reservation",
+//! `slack_post_message`), and so is a grant or revocation of a right (access, permission,
+//! privilege, right: "granted read access" by `GRANT SELECT ...`). A verb that adds or removes ("added a bag to your reservation",
 //! "inserted rows into `products`") is also backed by a call that does it to its target
 //! (`INSERT INTO products`) or by an update of its object or of its target. Words match exactly or, when
 //! nothing matches exactly, by prefix ("bag" / "baggage", both at least 3 letters and neither

@@ -276,11 +276,10 @@ impl Deep {
                     .iter()
                     .any(|&a| in_class.get(a as usize).copied().unwrap_or(false))
             };
-            // A call whose name names no verb, or one that updates, may say in a one-word
-            // value what it did (`transition_issue` to "closed", `update_issue` with
-            // `"state": "closed"`).
-            let states = e.verbless
-                || (e.mutating && e.actions(arena).iter().any(|a| update_class.contains(a)));
+            // A call that writes, or whose name names no verb, may say in a one-word value
+            // what it did (`update_issue` with `"state": "closed"`, a review with `"event":
+            // "APPROVE"`, `kubectl_rollout` with `"subCommand": "restart"`).
+            let states = e.verbless || e.mutating;
             if !(e.can_back && (e.executor || states || performs())) {
                 continue;
             }

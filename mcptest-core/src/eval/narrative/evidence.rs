@@ -94,6 +94,8 @@ pub(super) struct PieceFacts {
     /// `create` or `add`: with an action noun at the end of the name, it does that action
     /// (`create_refund` refunds, `create_relations` links).
     maker: bool,
+    /// Written in its base form (`create`, not `created`).
+    base_form: bool,
     /// The verb an action noun names.
     action_noun: Option<u32>,
     /// True when the raw piece has 3 or more characters (a salient part of a name).
@@ -114,6 +116,7 @@ impl PieceFacts {
             light: false,
             updates: false,
             maker: false,
+            base_form: false,
             action_noun: None,
             long: raw.chars().nth(2).is_some(),
         }
@@ -194,6 +197,7 @@ impl<'a> Pieces<'a> {
             light: is_light_verb(&norm),
             updates: verb_class(&norm).contains(&"update"),
             maker: matches!(norm.as_ref(), "create" | "add"),
+            base_form: norm.as_ref() == lower,
             action_noun: action_noun(&norm).map(|a| vocab.intern_borrowed(a)),
             long: raw.chars().nth(2).is_some(),
         }
@@ -590,8 +594,13 @@ impl CallEvidence {
             word(p.id, vocab);
         }
         if self.executor {
-            self.value_actions =
-                arena.push_range(ps.iter().filter(|p| !p.foreign).filter_map(|p| p.verb));
+            // Commands are written in the base form (`CREATE TABLE`, `archive_project`); an
+            // inflected verb describes data (`created_at`, "was archived").
+            self.value_actions = arena.push_range(
+                ps.iter()
+                    .filter(|p| !p.foreign && p.base_form)
+                    .filter_map(|p| p.verb),
+            );
         } else if states {
             self.value_actions = arena.push_range(one_word_verbs);
         }

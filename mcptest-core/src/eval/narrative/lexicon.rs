@@ -334,6 +334,9 @@ const VERB_CLASSES: &[&[&str]] = &[
     ],
     &["reset", "restore", "reboot", "restart", "revert"],
     &["merge", "commit", "push", "publish", "deploy"],
+    // Committing or pushing writes files: `create_or_update_file` commits, `push_files`
+    // updates the files it pushes.
+    &["commit", "push", "write", "upload", "update"],
     &["close", "resolve", "complete", "archive", "mark"],
     &["approve", "accept"],
     &["reject", "decline", "block"],
@@ -823,12 +826,18 @@ pub(super) fn is_money_verb(base: &str) -> bool {
 }
 
 /// True when a claim of `base` on an object whose head is `head` (normalized) is checked on
-/// its verb alone: a verb of money (its object is an amount or a card), or a verb of saying
-/// whose object names what was said ("posted the announcement").
+/// its verb alone: a verb of money (its object is an amount or a card), a verb of saying
+/// whose object names what was said ("posted the announcement"), or a grant or revocation of
+/// a right ("granted read access": what is granted is always a right).
 pub(super) fn verb_alone(base: &str, head: Option<&str>) -> bool {
+    let head_in = |list: &[&str]| head.is_some_and(|h| list.contains(&h));
     is_money_verb(base)
-        || (SAY_VERBS.contains(&base) && head.is_some_and(|h| CONTENT_NOUNS.contains(&h)))
+        || (SAY_VERBS.contains(&base) && head_in(CONTENT_NOUNS))
+        || (matches!(base, "grant" | "revoke") && head_in(RIGHT_NOUNS))
 }
+
+/// Nouns that name a right, the object of a grant or a revocation.
+const RIGHT_NOUNS: &[&str] = &["access", "permission", "privilege", "right"];
 
 /// Tool-name verbs of other languages, for the action of a tool named in them
 /// (`crear_solicitud` creates). Only tool names read this table; a narrative's words do not.
