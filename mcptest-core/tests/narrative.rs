@@ -402,6 +402,13 @@ fn tokens_and_mutability_helpers() {
         narrative_tokens("She wrote, sent and CANCELLED the entries."),
         ["she", "write", "send", "and", "cancel", "the", "entry"]
     );
+    // A possessive's `s` is no token.
+    assert_eq!(
+        narrative_tokens("Maria's order, tomorrow\u{2019}s meeting, the USER'S key"),
+        [
+            "maria", "order", "tomorrow", "meeting", "the", "user", "key"
+        ]
+    );
     assert_eq!(MUTATING_VERBS.len(), 22);
 
     let cfg = NarrativeConfig::default()

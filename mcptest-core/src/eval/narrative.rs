@@ -238,7 +238,7 @@ use std::fmt;
 use std::fmt::Write as _;
 use std::hash::Hasher;
 use std::rc::Rc;
-use tokenize::{Kind, Lexed, lex, name_pieces};
+use tokenize::{Kind, Lexed, lex, name_pieces, word_pieces};
 
 /// The 22 mutating verbs of the documents, in their base form. A tool whose name contains one
 /// as a whole token is mutating; claims are read with these and the other state-changing verbs
@@ -441,7 +441,7 @@ pub fn narrative_tokens(text: &str) -> Vec<String> {
     for l in &lexed.lexemes {
         if matches!(l.kind, Kind::Word | Kind::Quoted) {
             spans.clear();
-            name_pieces(&text[l.start()..l.end()], &mut spans);
+            word_pieces(&text[l.start()..l.end()], &mut spans);
             out.extend(spans.iter().map(|&(a, b)| {
                 normalize(&text[a + l.start()..b + l.start()].to_lowercase()).into_owned()
             }));
@@ -660,15 +660,29 @@ pub fn check_narrative_with(
         }
         classes.insert(claim.verb, class);
     }
+    // Each claim's object words, with the other words tools name those things by.
+    let objects: Vec<Vec<u32>> = claims
+        .iter()
+        .map(|claim| {
+            let mut words = claim.object.clone();
+            for &o in &claim.object {
+                let synonyms: Vec<&'static str> = lexicon::object_synonyms(vocab.word(o)).collect();
+                words.extend(synonyms.into_iter().map(|w| vocab.intern_borrowed(w)));
+            }
+            words
+        })
+        .collect();
     let queries: Vec<Query<'_>> = claims
         .iter()
-        .map(|claim| Query {
+        .zip(&objects)
+        .map(|(claim, object)| Query {
             class: classes.get(&claim.verb).map_or(&[], Vec::as_slice),
-            // A verb of money, or of saying what was said, is checked on its verb alone.
+            // A verb of money, of saying what was said or of telling someone is checked on
+            // its verb alone.
             object: if claim.verb_alone(&vocab) {
                 &[]
             } else {
-                &claim.object
+                object
             },
             target: &claim.target,
             vague: claim.vague,
@@ -1234,7 +1248,7 @@ impl<'t> Doc<'t> {
             let sp = known.unwrap_or_else(|| {
                 let first = toks.len() as u32;
                 spans.clear();
-                name_pieces(s, &mut spans);
+                word_pieces(s, &mut spans);
                 for &(a, b) in &spans {
                     let raw = &s[a..b];
                     let id = *seen

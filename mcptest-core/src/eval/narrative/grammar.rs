@@ -502,6 +502,7 @@ const F_ADVERB: u32 = 1 << 7;
 const F_DONE_ADVERB: u32 = 1 << 8;
 const F_DETERMINER: u32 = 1 << 9;
 const F_PREPOSITION: u32 = 1 << 10;
+const F_WHAT: u32 = 1 << 11;
 const F_PARTICLE: u32 = 1 << 12;
 const F_PRONOUN: u32 = 1 << 13;
 const F_GENERIC: u32 = 1 << 14;
@@ -552,7 +553,7 @@ static WORD_FLAGS: LazyLock<Table<u32>> = LazyLock::new(|| {
         (NOT_PARTICIPLES, F_NOT_ING),
         (FINITE, F_FINITE),
     ];
-    let singles: [(&str, u32); 8] = [
+    let singles: [(&str, u32); 9] = [
         ("by", F_BY),
         ("me", F_AGENT_OBJECT),
         ("us", F_AGENT_OBJECT),
@@ -561,6 +562,7 @@ static WORD_FLAGS: LazyLock<Table<u32>> = LazyLock::new(|| {
         ("already", F_ALREADY),
         ("of", F_OF),
         ("and", F_COORD),
+        ("what", F_WHAT),
     ];
     let mut map: HashMap<&'static str, u32> = HashMap::default();
     for (words, flag) in tables {
@@ -1067,12 +1069,17 @@ fn read_claim(
         }),
         Voice::Active => lexemes[li].start(),
     };
-    let claim = finish(
+    let mut claim = finish(
         lexemes, info, li, verb, voice, object, head, target, start, end, ph,
     );
     // A light verb that names no action and no object claims nothing checkable ("made").
     if is_light_verb(claim.base) && !claim.vague && claim.object.is_empty() {
         return None;
+    }
+    // "Here's what I changed", "What we updated": the things done are named elsewhere (the
+    // list that follows); the clause only says that something changed.
+    if agent_subject && subject.is_some_and(|s| s > 0 && same(s - 1) && info[s - 1].is(F_WHAT)) {
+        claim.vague = true;
     }
     Some(claim)
 }

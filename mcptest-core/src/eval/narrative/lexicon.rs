@@ -126,6 +126,7 @@ extend extends extended extended extending
 reboot reboots rebooted rebooted rebooting
 restart restarts restarted restarted restarting
 scale scales scaled scaled scaling
+transition transitions transitioned transitioned transitioning
 apply applies applied applied applying
 accept accepts accepted accepted accepting
 reject rejects rejected rejected rejecting
@@ -272,6 +273,7 @@ const VERB_CLASSES: &[&[&str]] = &[
         "toggle",
         "assign",
         "scale",
+        "transition",
     ],
     &[
         "delete",
@@ -290,6 +292,8 @@ const VERB_CLASSES: &[&[&str]] = &[
         "cancel",
         "revoke",
         "void",
+        // Cancelling a meeting or an order deletes it where the tool says so (`delete_event`).
+        "delete",
         "terminate",
         "withdraw",
         "suspend",
@@ -827,13 +831,44 @@ pub(super) fn is_money_verb(base: &str) -> bool {
 
 /// True when a claim of `base` on an object whose head is `head` (normalized) is checked on
 /// its verb alone: a verb of money (its object is an amount or a card), a verb of saying
-/// whose object names what was said ("posted the announcement"), or a grant or revocation of
-/// a right ("granted read access": what is granted is always a right).
+/// whose object names what was said ("posted the announcement"), a grant or revocation of
+/// a right ("granted read access": what is granted is always a right), or a verb of telling
+/// someone ("notified the attendees").
 pub(super) fn verb_alone(base: &str, head: Option<&str>) -> bool {
     let head_in = |list: &[&str]| head.is_some_and(|h| list.contains(&h));
     is_money_verb(base)
         || (SAY_VERBS.contains(&base) && head_in(CONTENT_NOUNS))
         || (matches!(base, "grant" | "revoke") && head_in(RIGHT_NOUNS))
+        || TELL_VERBS.contains(&base)
+}
+
+/// Verbs of telling someone: their object is who was told or asked ("notified the attendees",
+/// "invited Sam"), a person no tool names.
+const TELL_VERBS: &[&str] = &["notify", "invite"];
+
+/// Words a tool may name a thing by, for the word a narrative uses: each group names one thing
+/// (`create_issue` backs "created a ticket", `create_directory` "created a folder").
+const OBJECT_SYNONYMS: &[&[&str]] = &[
+    &["issue", "ticket"],
+    &["repository", "repo"],
+    &["directory", "folder", "dir"],
+    &["document", "doc"],
+    &["database", "db"],
+    &["message", "msg"],
+    &["pr", "pull"],
+    &["event", "meeting"],
+    &["email", "mail"],
+    &["configuration", "config"],
+    &["environment", "env"],
+];
+
+/// The other words for the thing a normalized noun names ([`OBJECT_SYNONYMS`]).
+pub(super) fn object_synonyms(word: &str) -> impl Iterator<Item = &'static str> + '_ {
+    OBJECT_SYNONYMS
+        .iter()
+        .filter(move |g| g.contains(&word))
+        .flat_map(|g| g.iter().copied())
+        .filter(move |w| *w != word)
 }
 
 /// Nouns that name a right, the object of a grant or a revocation.

@@ -383,6 +383,19 @@ pub(super) fn name_pieces(s: &str, out: &mut Vec<(usize, usize)>) {
     }
 }
 
+/// The name pieces of a word of the narrative: [`name_pieces`], without the `s` of a
+/// possessive ("Maria's" -> `Maria`, "tomorrow’s" -> `tomorrow`).
+pub(super) fn word_pieces(s: &str, out: &mut Vec<(usize, usize)>) {
+    let first = out.len();
+    name_pieces(s, out);
+    let possessive = ["'s", "'S", "\u{2019}s", "\u{2019}S"]
+        .iter()
+        .any(|e| s.ends_with(e));
+    if possessive && out.len() > first + 1 {
+        out.pop();
+    }
+}
+
 fn camel_split(s: &str, start: usize, end: usize, out: &mut Vec<(usize, usize)>) {
     let part = &s[start..end];
     let mut piece = 0;
