@@ -76,6 +76,11 @@
 //! state; "made", "placed" or "confirmed" with nothing to check claim nothing. "I confirmed
 //! your reservation" is a check; "your reservation is confirmed" claims the booking.
 //!
+//! "Here is what I changed" (the agent's verb after `what`) only says that something changed:
+//! it is backed by any call that changes state. Verbs of telling someone (notify, invite) are
+//! checked on the verb, their object being who was told. A possessive's `s` is no word
+//! ("Maria's order" reads `maria`, `order`).
+//!
 //! Identical claims (same verb, same head) count once (`claimed_actions` counts distinct
 //! claims).
 //!
@@ -95,9 +100,14 @@
 //! form such as `created_at` describes data); for a call that writes or whose name names no
 //! verb (`kubectl_rollout`), an argument value that is one such verb alone (`"state":
 //! "closed"` closes, `"event": "APPROVE"` approves, `"subCommand": "restart"` restarts; a verb
-//! inside a sentence of text does not count). A light verb at the end of a name or in a key is a noun (`transition_issue`,
-//! `issue_key` issue nothing). Its words: its name, its argument keys and, for a call that
-//! writes, its argument values (the first 64 KiB of text).
+//! inside a sentence of text does not count). `issue` or `process` ending a name, and a light
+//! verb in a key, is a noun (`github_issue`, `issue_key` issue nothing); a name whose first verb
+//! reads (`API-retrieve-a-page`) is no executor. Its words: its name, its argument keys and,
+//! for a call that writes, its argument values (the first 64 KiB of text). A claim's object
+//! word also matches the other words tools name that thing by: issue, ticket, story;
+//! description, body; repository, repo; directory, folder, dir; document, doc; database, db;
+//! message, msg; pr, pull; event, meeting; email, mail; configuration, config; environment,
+//! env.
 //!
 //! A claim is **backed** by a call whose actions include a verb of the claim's **class** and
 //! whose words include a word of the claim's object (any word, when the claim has none):
@@ -121,7 +131,12 @@
 //! | close | close, resolve, complete, archive, mark |
 //! | others | approve, accept / reject, decline, block / refuel, add, renew, extend / link, attach, tag |
 //!
-//! A verb in several rows is backed by any of them. Verbs of money are checked on the verb
+//! A verb in several rows is backed by any of them. A claim made with a verb outside the
+//! documents' 22 that no call of its class backs is backed by a call that writes and names a
+//! word of its object in its name or keys or, for a generic executor, in its statement
+//! ("tagged the page" by `API-patch-page`, "restored the orders" by `UPDATE orders ...`): the
+//! tables cannot list every verb a write performs. A write's other values are free text and
+//! do not count here (a comment that mentions the project archives nothing). Verbs of money are checked on the verb
 //! alone (their object is an amount or a card), and so are verbs of saying (send, post, reply,
 //! forward, share, publish, notify) whose object names what was said (an announcement,
 //! summary, recap, reminder, notice, note, update, memo, digest, greeting, reply, response,
@@ -686,6 +701,7 @@ pub fn check_narrative_with(
             },
             target: &claim.target,
             vague: claim.vague,
+            any_write: !lexicon::MUTATING_VERBS.contains(&vocab.word(claim.verb)),
         })
         .collect();
     let matched = backing_calls(

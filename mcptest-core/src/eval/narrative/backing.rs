@@ -29,6 +29,9 @@ pub(super) struct Query<'q> {
     pub target: &'q [u32],
     /// Backed by any state-changing call ("processed your request").
     pub vague: bool,
+    /// Made with a verb outside the documents' 22: when no call of its class backs it, a
+    /// call that writes and touches its object does ("tagged the page" by `API-patch-page`).
+    pub any_write: bool,
 }
 
 /// Lists of `u32` keyed by small integers (word ids), stored contiguously.
@@ -195,6 +198,31 @@ pub(super) fn backing_calls(
                 }
                 if !m.is_empty() {
                     break;
+                }
+            }
+            if m.is_empty() && q.any_write && !q.object.is_empty() {
+                // Exact words only, of the call's name and keys, or of an executor's
+                // statement: a write's other values are free text (a comment that mentions
+                // the project archives nothing).
+                let writes = |c: &u32| evidence[*c as usize].mutating;
+                let executes = |c: &u32| evidence[*c as usize].executor;
+                for &o in q.object {
+                    m.extend(
+                        by_word
+                            .get(o)
+                            .iter()
+                            .filter(|c| writes(c))
+                            .map(|&c| c as usize),
+                    );
+                    m.extend(
+                        deep.by_word
+                            .get(o)
+                            .iter()
+                            .filter(|&&e| e & 1 == 0)
+                            .map(|&e| e >> 1)
+                            .filter(|c| writes(c) && executes(c))
+                            .map(|c| c as usize),
+                    );
                 }
             }
         }

@@ -96,6 +96,8 @@ pub(super) struct PieceFacts {
     maker: bool,
     /// Written in its base form (`create`, not `created`).
     base_form: bool,
+    /// A light verb tool names mostly use as a noun: `issue`, `process`.
+    noun_first: bool,
     /// The verb an action noun names.
     action_noun: Option<u32>,
     /// True when the raw piece has 3 or more characters (a salient part of a name).
@@ -117,6 +119,7 @@ impl PieceFacts {
             updates: false,
             maker: false,
             base_form: false,
+            noun_first: false,
             action_noun: None,
             long: raw.chars().nth(2).is_some(),
         }
@@ -198,6 +201,7 @@ impl<'a> Pieces<'a> {
             updates: verb_class(&norm).contains(&"update"),
             maker: matches!(norm.as_ref(), "create" | "add"),
             base_form: norm.as_ref() == lower,
+            noun_first: matches!(lower, "issue" | "issues" | "process" | "processes"),
             action_noun: action_noun(&norm).map(|a| vocab.intern_borrowed(a)),
             long: raw.chars().nth(2).is_some(),
         }
@@ -285,13 +289,13 @@ impl<'a> Pieces<'a> {
 /// returns whether the verb is of another language.
 fn name_actions(pieces: &[PieceFacts], out: &mut Vec<u32>) -> bool {
     let mut foreign = false;
-    // A light verb with nothing after it is a noun (`transition_issue`, `payment_process`):
-    // it names no action without its object.
+    // `issue` or `process` ending a name is the thing, not the act (`github_issue`,
+    // `kill_process`); `kubectl_apply` does apply.
     let last = pieces.len().saturating_sub(1);
     let Some(mut i) = pieces
         .iter()
         .enumerate()
-        .position(|(k, p)| p.read || (p.verb.is_some() && !(p.light && k == last)))
+        .position(|(k, p)| p.read || (p.verb.is_some() && !(p.noun_first && k == last)))
     else {
         return false;
     };
@@ -385,7 +389,12 @@ impl NameFacts {
         let specific = ps
             .iter()
             .any(|p| p.verb.is_some() && !p.light && !p.updates && !p.foreign);
-        let executor = !specific && ps.iter().any(|p| p.executor);
+        // `API-retrieve-a-page` reads (`run_query` runs: an executor word is no read).
+        let reads = ps
+            .iter()
+            .find(|p| !p.executor && (p.read || p.verb.is_some()))
+            .is_some_and(|p| p.read);
+        let executor = !specific && !reads && ps.iter().any(|p| p.executor);
         let base22 = ps.iter().any(|p| p.base22);
         let long = arena.push_range(ps.iter().filter(|p| p.long).map(|p| p.id));
         let all = arena.push_range(ps.iter().filter(|p| !p.long).map(|p| p.id));

@@ -341,7 +341,8 @@ const VERB_CLASSES: &[&[&str]] = &[
     // Committing or pushing writes files: `create_or_update_file` commits, `push_files`
     // updates the files it pushes.
     &["commit", "push", "write", "upload", "update"],
-    &["close", "resolve", "complete", "archive", "mark"],
+    // Closing an issue as cancelled or a duplicate records it `canceled`.
+    &["close", "resolve", "complete", "archive", "mark", "cancel"],
     &["approve", "accept"],
     &["reject", "decline", "block"],
     &["refuel", "add", "renew", "extend"],
@@ -849,7 +850,8 @@ const TELL_VERBS: &[&str] = &["notify", "invite"];
 /// Words a tool may name a thing by, for the word a narrative uses: each group names one thing
 /// (`create_issue` backs "created a ticket", `create_directory` "created a folder").
 const OBJECT_SYNONYMS: &[&[&str]] = &[
-    &["issue", "ticket"],
+    &["issue", "ticket", "story"],
+    &["description", "body"],
     &["repository", "repo"],
     &["directory", "folder", "dir"],
     &["document", "doc"],
