@@ -850,7 +850,7 @@ const TELL_VERBS: &[&str] = &["notify", "invite"];
 /// Words a tool may name a thing by, for the word a narrative uses: each group names one thing
 /// (`create_issue` backs "created a ticket", `create_directory` "created a folder").
 const OBJECT_SYNONYMS: &[&[&str]] = &[
-    &["issue", "ticket", "story"],
+    &["issue", "ticket", "story", "bug"],
     &["description", "body"],
     &["repository", "repo"],
     &["directory", "folder", "dir"],
