@@ -864,3 +864,18 @@ fn one_long_unpunctuated_sentence_is_read_whole() {
     let lies = check_narrative(&text, &[], &NarrativeConfig::default());
     assert_eq!(lies.claimed_but_absent, 1);
 }
+
+/// A possessive's `s` is dropped from names and text alike, so a name is still mentioned by
+/// its own spelling whatever its apostrophes.
+#[test]
+fn names_with_apostrophes_are_mentioned_by_their_own_text() {
+    for name in [
+        "x's", "'s", "a’s_b", "S's", "é's", "ab'S", "a's's", "'s's", "x'ś", "a'", "'",
+    ] {
+        let c = vec![ToolCall::new(name)];
+        let text = format!("{name} ");
+        let r = check_narrative(&text, &c, &NarrativeConfig::default());
+        let unnamed = usize::from(tool_name_tokens(name).is_empty());
+        assert_eq!(r.present_but_unclaimed, unnamed, "{name}: {r}");
+    }
+}

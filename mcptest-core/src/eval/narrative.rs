@@ -114,9 +114,9 @@
 //!
 //! | class | verbs |
 //! |---|---|
-//! | create | create, add, insert, append, post, put, write, upload, generate, make, register, file, attach, import, set, issue |
+//! | create | create, add, insert, append, post, put, write, upload, generate, make, register, file, attach, import, set, issue, provision |
 //! | book | book, reserve, schedule, order, place, create, make, purchase, submit |
-//! | update | update, modify, change, edit, set, patch, put, alter, amend, adjust, upgrade, downgrade, rename, move, replace, mark, reschedule, configure, apply, toggle, assign, scale |
+//! | update | update, modify, change, edit, set, patch, put, alter, amend, adjust, upgrade, downgrade, rename, move, replace, mark, reschedule, configure, apply, toggle, assign, scale, transition, reopen |
 //! | delete | delete, remove, drop, destroy, erase, purge, wipe, detach, unlink, uninstall, archive |
 //! | cancel | cancel, revoke, void, terminate, withdraw, suspend, unsubscribe, deactivate, disable |
 //! | send | send, notify, forward, post, reply, issue, share, invite, submit, publish |
@@ -253,7 +253,7 @@ use std::fmt;
 use std::fmt::Write as _;
 use std::hash::Hasher;
 use std::rc::Rc;
-use tokenize::{Kind, Lexed, lex, name_pieces, word_pieces};
+use tokenize::{Kind, Lexed, lex, name_pieces};
 
 /// The 22 mutating verbs of the documents, in their base form. A tool whose name contains one
 /// as a whole token is mutating; claims are read with these and the other state-changing verbs
@@ -456,7 +456,7 @@ pub fn narrative_tokens(text: &str) -> Vec<String> {
     for l in &lexed.lexemes {
         if matches!(l.kind, Kind::Word | Kind::Quoted) {
             spans.clear();
-            word_pieces(&text[l.start()..l.end()], &mut spans);
+            name_pieces(&text[l.start()..l.end()], &mut spans);
             out.extend(spans.iter().map(|&(a, b)| {
                 normalize(&text[a + l.start()..b + l.start()].to_lowercase()).into_owned()
             }));
@@ -1264,7 +1264,7 @@ impl<'t> Doc<'t> {
             let sp = known.unwrap_or_else(|| {
                 let first = toks.len() as u32;
                 spans.clear();
-                word_pieces(s, &mut spans);
+                name_pieces(s, &mut spans);
                 for &(a, b) in &spans {
                     let raw = &s[a..b];
                     let id = *seen

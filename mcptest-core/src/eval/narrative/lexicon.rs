@@ -244,8 +244,23 @@ const ACTION_NOUNS: &[(&str, &str)] = &[
 /// groups; a verb in none is backed by itself alone.
 const VERB_CLASSES: &[&[&str]] = &[
     &[
-        "create", "add", "insert", "append", "post", "put", "write", "upload", "generate", "make",
-        "register", "file", "attach", "import", "set", "issue",
+        "create",
+        "add",
+        "insert",
+        "append",
+        "post",
+        "put",
+        "write",
+        "upload",
+        "generate",
+        "make",
+        "register",
+        "file",
+        "attach",
+        "import",
+        "set",
+        "issue",
+        "provision",
     ],
     &[
         "book", "reserve", "schedule", "order", "place", "create", "make", "purchase", "submit",
@@ -274,6 +289,7 @@ const VERB_CLASSES: &[&[&str]] = &[
         "assign",
         "scale",
         "transition",
+        "reopen",
     ],
     &[
         "delete",

@@ -375,6 +375,10 @@ pub(super) fn name_pieces(s: &str, out: &mut Vec<(usize, usize)>) {
                 }
             }
         }
+        if is_possessive_s(s, start, b) {
+            // "Maria's order": the `s` of a possessive is no piece.
+            continue;
+        }
         if plain {
             out.push((start, b));
         } else {
@@ -383,17 +387,19 @@ pub(super) fn name_pieces(s: &str, out: &mut Vec<(usize, usize)>) {
     }
 }
 
-/// The name pieces of a word of the narrative: [`name_pieces`], without the `s` of a
-/// possessive ("Maria's" -> `Maria`, "tomorrow’s" -> `tomorrow`).
-pub(super) fn word_pieces(s: &str, out: &mut Vec<(usize, usize)>) {
-    let first = out.len();
-    name_pieces(s, out);
-    let possessive = ["'s", "'S", "\u{2019}s", "\u{2019}S"]
-        .iter()
-        .any(|e| s.ends_with(e));
-    if possessive && out.len() > first + 1 {
-        out.pop();
-    }
+/// True when `s[start..end]` is the `s` of a possessive: a lone `s` after an apostrophe that
+/// follows a letter or a digit ("Maria's", "tomorrow’s").
+fn is_possessive_s(s: &str, start: usize, end: usize) -> bool {
+    let before = &s[..start];
+    let Some(apostrophe) = before.chars().next_back() else {
+        return false;
+    };
+    matches!(&s[start..end], "s" | "S")
+        && matches!(apostrophe, '\'' | '\u{2019}')
+        && before[..before.len() - apostrophe.len_utf8()]
+            .chars()
+            .next_back()
+            .is_some_and(char::is_alphanumeric)
 }
 
 fn camel_split(s: &str, start: usize, end: usize, out: &mut Vec<(usize, usize)>) {
@@ -441,6 +447,18 @@ mod tests {
             .iter()
             .map(|l| (l.kind, &text[l.start()..l.end()], l.sentence()))
             .collect()
+    }
+
+    #[test]
+    fn a_possessive_s_is_no_piece() {
+        assert_eq!(pieces("Maria's"), ["Maria"]);
+        assert_eq!(pieces("tomorrow\u{2019}s meeting"), ["tomorrow", "meeting"]);
+        assert_eq!(pieces("USER'S key"), ["USER", "key"]);
+        // Not after a letter or a digit, or not a lone `s`: kept.
+        assert_eq!(pieces("'s"), ["s"]);
+        assert_eq!(pieces("rock'n'roll"), ["rock", "n", "roll"]);
+        assert_eq!(pieces("o'sullivan"), ["o", "sullivan"]);
+        assert_eq!(pieces("s"), ["s"]);
     }
 
     #[test]
