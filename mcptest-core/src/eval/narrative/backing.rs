@@ -79,6 +79,7 @@ pub(super) struct Trace<'x, 'a> {
 }
 
 /// The calls that back each query (sorted, no repeats; empty when none does).
+#[inline(never)]
 pub(super) fn backing_calls(
     queries: &[Query<'_>],
     update_class: &[u32],
@@ -307,9 +308,17 @@ impl Deep {
             // A call that writes, or whose name names no verb, may say in a one-word value
             // what it did (`update_issue` with `"state": "closed"`, a review with `"event":
             // "APPROVE"`, `kubectl_rollout` with `"subCommand": "restart"`).
+            // Such a call is read in full only when one of those values is a verb of a class
+            // some unbacked claim asks for.
             let states = e.verbless || e.mutating;
-            if !(e.can_back && (e.executor || states || performs())) {
+            if !e.can_back {
                 continue;
+            }
+            if !(e.executor || performs()) {
+                let asked = |v: u32| in_class.get(v as usize).copied().unwrap_or(false);
+                if !(states && pieces.one_word_verb(call, vocab, asked)) {
+                    continue;
+                }
             }
             let c = i as u32;
             let mut read = |w: u32, vocab: &Vocab<'_>| {

@@ -265,6 +265,54 @@ impl<'a> Pieces<'a> {
         self.spans = spans;
     }
 
+    /// True when some string among `call`'s argument values is one word alone that is a
+    /// state-changing verb `wanted` accepts (`"state": "closed"`). A value with a separator
+    /// (a space, `_`, `-`, `.`, `/`) is more than one word and is passed over unread.
+    pub(super) fn one_word_verb(
+        &mut self,
+        call: &'a ToolCall,
+        vocab: &mut Vocab<'a>,
+        wanted: impl Fn(u32) -> bool,
+    ) -> bool {
+        let Some(args) = &call.args else {
+            return false;
+        };
+        let mut stack = std::mem::take(&mut self.values);
+        stack.clear();
+        stack.push(args);
+        let mut found = false;
+        // Bounded like `read_values`: a huge argument is not walked past this many values.
+        let mut budget = 4096usize;
+        while let Some(v) = stack.pop() {
+            budget = budget.saturating_sub(1);
+            if budget == 0 {
+                break;
+            }
+            match v {
+                Value::String(s) => {
+                    let one_word = !s.is_empty()
+                        && s.len() <= 32
+                        && !s
+                            .bytes()
+                            .any(|b| matches!(b, b' ' | b'_' | b'-' | b'.' | b'/'))
+                        && !has_digit(s);
+                    if one_word {
+                        let f = self.facts(s, vocab);
+                        if !f.foreign && f.verb.is_some_and(&wanted) {
+                            found = true;
+                            break;
+                        }
+                    }
+                }
+                Value::Array(xs) => stack.extend(xs.iter()),
+                Value::Object(m) => stack.extend(m.values()),
+                _ => {}
+            }
+        }
+        self.values = stack;
+        found
+    }
+
     /// The facts of every piece of `text`, appended to `out`.
     pub(super) fn split(
         &mut self,

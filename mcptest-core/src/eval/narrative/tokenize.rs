@@ -389,13 +389,17 @@ pub(super) fn name_pieces(s: &str, out: &mut Vec<(usize, usize)>) {
 
 /// True when `s[start..end]` is the `s` of a possessive: a lone `s` after an apostrophe that
 /// follows a letter or a digit ("Maria's", "tomorrow’s").
+#[inline]
 fn is_possessive_s(s: &str, start: usize, end: usize) -> bool {
+    // Nearly every piece is longer than one letter: decided by its length alone.
+    if end != start + 1 || !matches!(s.as_bytes()[start], b's' | b'S') {
+        return false;
+    }
     let before = &s[..start];
     let Some(apostrophe) = before.chars().next_back() else {
         return false;
     };
-    matches!(&s[start..end], "s" | "S")
-        && matches!(apostrophe, '\'' | '\u{2019}')
+    matches!(apostrophe, '\'' | '\u{2019}')
         && before[..before.len() - apostrophe.len_utf8()]
             .chars()
             .next_back()
