@@ -3,8 +3,11 @@
 //! A claim is backed, first, by a call whose name or argument keys perform a verb of the
 //! claim's class and hold a word of its object. Failing that, the argument values of the calls
 //! that performed the class are read (for a generic executor, its values may also name the
-//! action), and a value word counts; failing that too, when the object holds a word no name or
-//! key holds, a word sharing a prefix with an object word counts ("bag" / "baggage").
+//! action, and a write's one-word value may say what it did), and a value word counts; failing
+//! that too, when the object holds a word no name or key holds, a word sharing a prefix with an
+//! object word counts ("bag" / "baggage"). Last, a claim made with a verb outside the
+//! documents' 22 is backed by a write that names a word of its object in its name, keys or
+//! executor statement, whatever its verb.
 //!
 //! Both rounds look words up in lists keyed by word id, built by counting sort and holding only
 //! the words claims ask about, so a long trace costs one pass over its calls and no sorting.
