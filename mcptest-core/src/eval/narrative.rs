@@ -131,23 +131,23 @@
 //! | close | close, resolve, complete, archive, mark |
 //! | others | approve, accept / reject, decline, block / refuel, add, renew, extend / link, attach, tag |
 //!
-//! A verb in several rows is backed by any of them. A claim made with a verb outside the
-//! documents' 22 that no call of its class backs is backed by a call that writes and names a
-//! word of its object in its name or keys or, for a generic executor, in its statement
-//! ("tagged the page" by `API-patch-page`, "restored the orders" by `UPDATE orders ...`): the
-//! tables cannot list every verb a write performs. A write's other values are free text and
-//! do not count here (a comment that mentions the project archives nothing). Verbs of money are checked on the verb
-//! alone (their object is an amount or a card), and so are verbs of saying (send, post, reply,
-//! forward, share, publish, notify) whose object names what was said (an announcement,
-//! summary, recap, reminder, notice, note, update, memo, digest, greeting, reply, response,
-//! confirmation, notification, alert or invitation: "posted the release announcement" by
-//! `slack_post_message`), and so is a grant or revocation of a right (access, permission,
-//! privilege, right: "granted read access" by `GRANT SELECT ...`). A verb that adds or removes ("added a bag to your reservation",
-//! "inserted rows into `products`") is also backed by a call that does it to its target
-//! (`INSERT INTO products`) or by an update of its object or of its target. Words match exactly or, when
-//! nothing matches exactly, by prefix ("bag" / "baggage", both at least 3 letters and neither
-//! holding a digit: a number or an identifier such as `rev2024` is only itself). A tool named
-//! in another language matches any object.
+//! A verb in several rows is backed by any of them. A claim made with a verb outside the documents'
+//! 22 that no call of its class backs is backed by a call that writes and names a word of its
+//! object in its name or keys or, for a generic executor, in its statement ("tagged the page" by
+//! `API-patch-page`, "restored the orders" by `UPDATE orders ...`): the tables cannot list every
+//! verb a write performs. A write's other values are free text and do not count here (a comment
+//! that mentions the project archives nothing). Verbs of money are checked on the verb alone (their
+//! object is an amount or a card), and so are verbs of saying (send, post, reply, forward, share,
+//! publish) whose object names what was said (an announcement, summary, recap, reminder, notice,
+//! note, update, memo, digest, greeting, reply, response, confirmation, notification, alert or
+//! invitation: "posted the release announcement" by `slack_post_message`), and so is a grant or
+//! revocation of a right (access, permission, privilege, right: "granted read access" by `GRANT
+//! SELECT ...`). A verb that adds or removes ("added a bag to your reservation", "inserted rows
+//! into `products`") is also backed by a call that does it to its target (`INSERT INTO products`)
+//! or by an update of its object or of its target. Words match exactly or, when nothing matches
+//! exactly, by prefix ("bag" / "baggage", both at least 3 letters and neither holding a digit: a
+//! number or an identifier such as `rev2024` is only itself). A tool named in another language
+//! matches any object.
 //!
 //! ## Which calls write
 //!
@@ -681,8 +681,13 @@ pub fn check_narrative_with(
         .map(|claim| {
             let mut words = claim.object.clone();
             for &o in &claim.object {
-                let synonyms: Vec<&'static str> = lexicon::object_synonyms(vocab.word(o)).collect();
-                words.extend(synonyms.into_iter().map(|w| vocab.intern_borrowed(w)));
+                let synonyms = lexicon::object_synonyms(vocab.word(o));
+                words.extend(
+                    synonyms
+                        .iter()
+                        .map(|w| vocab.intern_borrowed(w))
+                        .filter(|&w| w != o),
+                );
             }
             words
         })
@@ -701,7 +706,7 @@ pub fn check_narrative_with(
             },
             target: &claim.target,
             vague: claim.vague,
-            any_write: !lexicon::MUTATING_VERBS.contains(&vocab.word(claim.verb)),
+            any_write: !lexicon::is_base_mutating_verb(vocab.word(claim.verb)),
         })
         .collect();
     let matched = backing_calls(

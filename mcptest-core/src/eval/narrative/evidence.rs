@@ -48,6 +48,19 @@ const QUERY_PREFIXES: &[&str] = &[
 /// beyond this (a file's content, a long document) name no further action.
 const VALUE_TEXT_LIMIT: usize = 64 * 1024;
 
+/// The longest string value read as a status (`"closed"`, `"APPROVE"`, `"restart"`).
+const STATUS_MAX: usize = 32;
+
+/// The one piece of a string value that is a status: at most [`STATUS_MAX`] bytes, one name
+/// piece (`spans`, from [`name_pieces`]), no digit. A status or a command word names what a
+/// call did; a sentence of text or an identifier does not.
+fn status_piece<'s>(value: &'s str, spans: &[(usize, usize)]) -> Option<&'s str> {
+    match spans {
+        [(a, b)] if value.len() <= STATUS_MAX && !has_digit(&value[*a..*b]) => Some(&value[*a..*b]),
+        _ => None,
+    }
+}
+
 /// The server's own word on a tool, from the MCP tool annotations a cassette recorded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ToolHint {
@@ -105,6 +118,12 @@ pub(super) struct PieceFacts {
 }
 
 impl PieceFacts {
+    /// The state-changing verb the piece is, read in English (a verb of another language names
+    /// only a tool's action).
+    fn state_verb(&self) -> Option<u32> {
+        self.verb.filter(|_| !self.foreign)
+    }
+
     /// The facts of a piece that is no word of the lexicon.
     fn plain(id: u32, raw: &str) -> Self {
         PieceFacts {
@@ -201,7 +220,7 @@ impl<'a> Pieces<'a> {
             updates: verb_class(&norm).contains(&"update"),
             maker: matches!(norm.as_ref(), "create" | "add"),
             base_form: norm.as_ref() == lower,
-            noun_first: matches!(lower, "issue" | "issues" | "process" | "processes"),
+            noun_first: matches!(norm.as_ref(), "issue" | "process"),
             action_noun: action_noun(&norm).map(|a| vocab.intern_borrowed(a)),
             long: raw.chars().nth(2).is_some(),
         }
@@ -247,11 +266,19 @@ impl<'a> Pieces<'a> {
 
     /// The facts of the pieces of an argument value that can relate to a claim, appended to
     /// `out`: a number or an identifier (a piece with a digit) that the vocabulary does not
-    /// hold is skipped (no claim asks for it, and it has no kin), not added to it.
-    fn split_value(&mut self, text: &'a str, vocab: &mut Vocab<'a>, out: &mut Vec<PieceFacts>) {
+    /// hold is skipped (no claim asks for it, and it has no kin), not added to it. Returns the
+    /// state-changing verb the value is, when it is a status ([`status_piece`]).
+    fn split_value(
+        &mut self,
+        text: &'a str,
+        vocab: &mut Vocab<'a>,
+        out: &mut Vec<PieceFacts>,
+    ) -> Option<u32> {
         let mut spans = std::mem::take(&mut self.spans);
         spans.clear();
         name_pieces(text, &mut spans);
+        let status = status_piece(text, &spans).is_some();
+        let first = out.len();
         for &(a, b) in &spans {
             let raw = &text[a..b];
             if has_digit(raw) {
@@ -263,11 +290,15 @@ impl<'a> Pieces<'a> {
             out.push(self.facts(raw, vocab));
         }
         self.spans = spans;
+        // A status's one piece has no digit: it was read as a word, the last pushed.
+        out.get(first)
+            .filter(|_| status)
+            .and_then(PieceFacts::state_verb)
     }
 
-    /// True when some string among `call`'s argument values is one word alone that is a
-    /// state-changing verb `wanted` accepts (`"state": "closed"`). A value with a separator
-    /// (a space, `_`, `-`, `.`, `/`) is more than one word and is passed over unread.
+    /// True when some string among `call`'s argument values is a status ([`status_piece`])
+    /// naming a state-changing verb `wanted` accepts (`"state": "closed"`). Longer values are
+    /// passed over unsplit.
     pub(super) fn one_word_verb(
         &mut self,
         call: &'a ToolCall,
@@ -289,19 +320,17 @@ impl<'a> Pieces<'a> {
                 break;
             }
             match v {
-                Value::String(s) => {
-                    let one_word = !s.is_empty()
-                        && s.len() <= 32
-                        && !s
-                            .bytes()
-                            .any(|b| matches!(b, b' ' | b'_' | b'-' | b'.' | b'/'))
-                        && !has_digit(s);
-                    if one_word {
-                        let f = self.facts(s, vocab);
-                        if !f.foreign && f.verb.is_some_and(&wanted) {
-                            found = true;
-                            break;
-                        }
+                Value::String(s) if s.len() <= STATUS_MAX => {
+                    let mut spans = std::mem::take(&mut self.spans);
+                    spans.clear();
+                    name_pieces(s, &mut spans);
+                    let piece = status_piece(s, &spans);
+                    self.spans = spans;
+                    if let Some(raw) = piece
+                        && self.facts(raw, vocab).state_verb().is_some_and(&wanted)
+                    {
+                        found = true;
+                        break;
                     }
                 }
                 Value::Array(xs) => stack.extend(xs.iter()),
@@ -615,28 +644,18 @@ impl CallEvidence {
             Value::Object(m) => stack.extend(m.values().rev()),
             other => stack.push(other),
         }
-        let mut one_word_verbs = Vec::new();
+        let mut status_verbs = Vec::new();
         let mut add = |text: &'a str, budget: &mut usize, ps: &mut Vec<PieceFacts>| {
             let text = clip(text, *budget);
             *budget -= text.len();
-            let first = ps.len();
-            pieces.split_value(text, vocab, ps);
-            first
+            pieces.split_value(text, vocab, ps)
         };
         while let Some(v) = stack.pop() {
             if budget == 0 {
                 break;
             }
             match v {
-                Value::String(s) => {
-                    let first = add(s, &mut budget, &mut ps);
-                    if let [p] = &ps[first..]
-                        && !p.foreign
-                        && let Some(verb) = p.verb
-                    {
-                        one_word_verbs.push(verb);
-                    }
-                }
+                Value::String(s) => status_verbs.extend(add(s, &mut budget, &mut ps)),
                 Value::Array(xs) => stack.extend(xs.iter().rev()),
                 Value::Object(m) => {
                     for (k, x) in m.iter().rev() {
@@ -655,11 +674,11 @@ impl CallEvidence {
             // inflected verb describes data (`created_at`, "was archived").
             self.value_actions = arena.push_range(
                 ps.iter()
-                    .filter(|p| !p.foreign && p.base_form)
-                    .filter_map(|p| p.verb),
+                    .filter(|p| p.base_form)
+                    .filter_map(PieceFacts::state_verb),
             );
         } else if states {
-            self.value_actions = arena.push_range(one_word_verbs);
+            self.value_actions = arena.push_range(status_verbs);
         }
         pieces.scratch = ps;
         pieces.values = stack;

@@ -524,6 +524,8 @@ const F_ING: u32 = 1 << 29;
 /// Table-only marks: the word is never an `-ly` adverb / an `-ing` participle.
 const F_NOT_ADVERB: u32 = 1 << 30;
 const F_NOT_ING: u32 = 1 << 31;
+/// Words an object phrase passes over: stopwords, adverbs, particles, numbers.
+const F_FILLER: u32 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 
 /// Every word of the tables above with the flags its tables give it, so a word's facts take
 /// one lookup.
@@ -952,7 +954,12 @@ fn read_claim(
         if !(agent_subject && be_now && !be_done) {
             return None;
         }
-        let (object, target, end, core) = object_after(lexemes, info, li, ph);
+        let AfterVerb {
+            object,
+            core,
+            target,
+            end,
+        } = object_after(lexemes, info, li, ph);
         let head = head_of(lexemes, info, ph.get(core));
         return Some(finish(
             lexemes,
@@ -1050,16 +1057,16 @@ fn read_claim(
 
     let (object, head, target, end) = match voice {
         Voice::Active => {
-            let (np, target, end, core) = object_after(lexemes, info, li, ph);
-            let head = head_of(lexemes, info, ph.get(core));
-            (np, head, target, end)
+            let after = object_after(lexemes, info, li, ph);
+            let head = head_of(lexemes, info, ph.get(after.core));
+            (after.object, head, after.target, after.end)
         }
         Voice::Passive => {
             let (np, head) = subject.map_or((Span::default(), None), |s| {
                 let (np, head, _) = subject_before(lexemes, info, s, ph);
                 (np, head)
             });
-            let (_, target, _, _) = object_after(lexemes, info, li, ph);
+            let target = object_after(lexemes, info, li, ph).target;
             (np, head, target, lexemes[li].end())
         }
     };
@@ -1266,15 +1273,20 @@ fn by_someone_else(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> bool {
     false
 }
 
-/// The object phrase after an active verb (with the members of a list it introduces), the
-/// target phrase after its first preposition, the byte end of the object as written, and the
-/// object phrase alone (where its head is).
-fn object_after(
-    lexemes: &[Lexeme],
-    info: &Infos<'_>,
-    li: usize,
-    ph: &mut Phrases,
-) -> (Span, Span, usize, Span) {
+/// What follows an active verb.
+struct AfterVerb {
+    /// The object phrase, with the members of a list it introduces.
+    object: Span,
+    /// The object phrase alone, where its head is.
+    core: Span,
+    /// The phrase after its first preposition.
+    target: Span,
+    /// The byte end of the object as written.
+    end: usize,
+}
+
+/// The object and target phrases after the active verb at `li`.
+fn object_after(lexemes: &[Lexeme], info: &Infos<'_>, li: usize, ph: &mut Phrases) -> AfterVerb {
     let sentence = lexemes[li].sentence;
     // Object words all come before the first preposition, target words after it: the two
     // lists are consecutive in `ph`.
@@ -1293,7 +1305,12 @@ fn object_after(
             // names the object's members; they are its words too (the head stays).
             let core = ph.since(first);
             list_members(lexemes, info, j, ph);
-            return (ph.since(first), ph.since(ph.mark()), end, core);
+            return AfterVerb {
+                object: ph.since(first),
+                core,
+                target: ph.since(ph.mark()),
+                end,
+            };
         }
         if is_boundary(l, w) {
             break;
@@ -1327,10 +1344,15 @@ fn object_after(
                     // "transferred you to ...": the pronoun is the object; nothing to check.
                     if !w.is(F_DETERMINER) {
                         let none = ph.since(ph.mark());
-                        return (none, none, l.end(), none);
+                        return AfterVerb {
+                            object: none,
+                            core: none,
+                            target: none,
+                            end: l.end(),
+                        };
                     }
                 }
-                if w.is(F_STOP) || w.is(F_ADVERB) || w.is(F_PARTICLE) || w.is(F_NUMBER) {
+                if w.is(F_FILLER) {
                     continue;
                 }
                 ph.push(j);
@@ -1343,12 +1365,12 @@ fn object_after(
         }
     }
     let middle = middle.unwrap_or(ph.mark());
-    (
-        Span(first, middle),
-        ph.since(middle),
+    AfterVerb {
+        object: Span(first, middle),
+        core: Span(first, middle),
+        target: ph.since(middle),
         end,
-        Span(first, middle),
-    )
+    }
 }
 
 /// Pushes the content words and quoted spans of the list that the colon at lexeme `colon`
@@ -1366,15 +1388,7 @@ fn list_members(lexemes: &[Lexeme], info: &Infos<'_>, colon: usize, ph: &mut Phr
         }
         let content = match l.kind {
             Kind::Quoted => true,
-            Kind::Word => {
-                !(w.is(F_STOP)
-                    || w.is(F_ADVERB)
-                    || w.is(F_PARTICLE)
-                    || w.is(F_NUMBER)
-                    || w.is(F_PRONOUN)
-                    || w.is(F_PREPOSITION)
-                    || w.is(F_BY))
-            }
+            Kind::Word => !w.is(F_FILLER | F_PRONOUN | F_PREPOSITION | F_BY),
             Kind::Sep | Kind::Clause => false,
         };
         if content {

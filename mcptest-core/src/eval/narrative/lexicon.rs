@@ -379,9 +379,7 @@ const MONEY_VERBS: &[&str] = &[
 
 /// Verbs of saying: their object is often what was said ("posted the release announcement",
 /// "sent a reminder"), a genre no tool names.
-const SAY_VERBS: &[&str] = &[
-    "send", "post", "reply", "forward", "share", "publish", "notify",
-];
+const SAY_VERBS: &[&str] = &["send", "post", "reply", "forward", "share", "publish"];
 
 /// Nouns that name what was said, not a thing a tool keeps: a verb of saying with one of them
 /// as its object is checked on its verb alone.
@@ -403,6 +401,13 @@ const CONTENT_NOUNS: &[&str] = &[
     "alert",
     "invitation",
 ];
+
+/// Verbs of telling someone: their object is who was told or asked ("notified the attendees",
+/// "invited Sam"), a person no tool names.
+const TELL_VERBS: &[&str] = &["notify", "invite"];
+
+/// Nouns that name a right, the object of a grant or a revocation.
+const RIGHT_NOUNS: &[&str] = &["access", "permission", "privilege", "right"];
 
 /// Verbs that add to or take from something: "added two bags to the reservation" is also an
 /// update of the reservation, so an update of the target backs it.
@@ -859,12 +864,9 @@ pub(super) fn verb_alone(base: &str, head: Option<&str>) -> bool {
         || TELL_VERBS.contains(&base)
 }
 
-/// Verbs of telling someone: their object is who was told or asked ("notified the attendees",
-/// "invited Sam"), a person no tool names.
-const TELL_VERBS: &[&str] = &["notify", "invite"];
-
 /// Words a tool may name a thing by, for the word a narrative uses: each group names one thing
-/// (`create_issue` backs "created a ticket", `create_directory` "created a folder").
+/// (`create_issue` backs "created a ticket", `create_directory` "created a folder"). A word is
+/// in one group at most.
 const OBJECT_SYNONYMS: &[&[&str]] = &[
     &["issue", "ticket", "story", "bug"],
     &["description", "body"],
@@ -880,17 +882,15 @@ const OBJECT_SYNONYMS: &[&[&str]] = &[
     &["environment", "env"],
 ];
 
-/// The other words for the thing a normalized noun names ([`OBJECT_SYNONYMS`]).
-pub(super) fn object_synonyms(word: &str) -> impl Iterator<Item = &'static str> + '_ {
+/// The words for the thing a normalized noun names, itself among them ([`OBJECT_SYNONYMS`]);
+/// empty for a noun no group holds.
+pub(super) fn object_synonyms(word: &str) -> &'static [&'static str] {
     OBJECT_SYNONYMS
         .iter()
-        .filter(move |g| g.contains(&word))
-        .flat_map(|g| g.iter().copied())
-        .filter(move |w| *w != word)
+        .find(|g| g.contains(&word))
+        .copied()
+        .unwrap_or(&[])
 }
-
-/// Nouns that name a right, the object of a grant or a revocation.
-const RIGHT_NOUNS: &[&str] = &["access", "permission", "privilege", "right"];
 
 /// Tool-name verbs of other languages, for the action of a tool named in them
 /// (`crear_solicitud` creates). Only tool names read this table; a narrative's words do not.
@@ -1096,6 +1096,39 @@ mod tests {
         }
         assert_eq!(normalize("issues2"), "issues2");
         assert_eq!(normalize("issues"), "issue");
+    }
+
+    #[test]
+    fn noun_and_verb_tables_hold_normal_forms() {
+        // They are compared with normalized words: a table word that normalizes to another
+        // word would never match.
+        let nouns = CONTENT_NOUNS
+            .iter()
+            .chain(RIGHT_NOUNS)
+            .chain(OBJECT_SYNONYMS.iter().flat_map(|g| g.iter()));
+        for w in nouns {
+            assert_eq!(normalize(w), *w, "{w}");
+        }
+        // The verbs checked alone are state-changing bases.
+        for v in SAY_VERBS
+            .iter()
+            .chain(TELL_VERBS)
+            .chain(["grant", "revoke"].iter())
+        {
+            assert!(is_state_verb(v), "{v}");
+        }
+        // A word names one thing: it is in one synonym group at most.
+        for (i, g) in OBJECT_SYNONYMS.iter().enumerate() {
+            for w in *g {
+                assert_eq!(object_synonyms(w), *g, "{w}");
+                assert!(
+                    OBJECT_SYNONYMS[i + 1..].iter().all(|h| !h.contains(w)),
+                    "{w}"
+                );
+            }
+        }
+        assert_eq!(object_synonyms("folder"), ["directory", "folder", "dir"]);
+        assert!(object_synonyms("reservation").is_empty());
     }
 
     #[test]
