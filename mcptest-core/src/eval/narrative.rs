@@ -707,6 +707,7 @@ pub fn check_narrative_with(
             target: &claim.target,
             vague: claim.vague,
             any_write: !lexicon::is_base_mutating_verb(vocab.word(claim.verb)),
+            part: claim.loose,
         })
         .collect();
     let matched = backing_calls(
@@ -1200,6 +1201,11 @@ struct Claim {
     target: Vec<u32>,
     /// Backed by any state-changing call ("processed your request").
     vague: bool,
+    /// The object is the narrative's own word for a part of what a call changed ("a new
+    /// entry", [`lexicon::is_part_noun`]) or a quoted title ("created \"Q3 goals\" as a
+    /// section"), not a list of members: a call of the class backs it when no call's name or key
+    /// names a word of it.
+    loose: bool,
     first: Occurrence,
     occurrences: Vec<Occurrence>,
 }
@@ -1380,6 +1386,13 @@ impl<'t> Doc<'t> {
         for r in raw {
             let verb = vocab.intern(r.base);
             let head = r.head.and_then(|li| self.lex_tokens(li).last()).copied();
+            // A part named by the narrative's own word, or by a quoted title; not the members
+            // of a list, which name the things themselves.
+            let loose = !r.listed
+                && r.head.is_some_and(|li| {
+                    self.lexed.lexemes[li].kind == Kind::Quoted
+                        || head.is_some_and(|h| lexicon::is_part_noun(vocab.word(h)))
+                });
             let occ = Occurrence {
                 sentence: self.lexed.lexemes[r.verb_lexeme].sentence(),
                 start: r.start,
@@ -1395,6 +1408,7 @@ impl<'t> Doc<'t> {
                         object: self.phrase_ids(phrases.get(r.object)),
                         target: self.phrase_ids(phrases.get(r.target)),
                         vague: r.vague,
+                        loose,
                         first: occ,
                         occurrences: vec![occ],
                     });

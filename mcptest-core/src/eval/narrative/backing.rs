@@ -35,6 +35,10 @@ pub(super) struct Query<'q> {
     /// Made with a verb outside the documents' 22: when no call of its class backs it, a
     /// call that writes and touches its object does ("tagged the page" by `API-patch-page`).
     pub any_write: bool,
+    /// The object's head names a part of a document or a data set ("a new entry"), or the
+    /// object is only a quoted title: when no call's name or key names a word of the object,
+    /// a call of the class backs it.
+    pub part: bool,
 }
 
 /// Lists of `u32` keyed by small integers (word ids), stored contiguously.
@@ -203,6 +207,15 @@ pub(super) fn backing_calls(
                 if !m.is_empty() {
                     break;
                 }
+            }
+            if m.is_empty() && q.part && q.object.iter().all(|&o| !named[o as usize]) {
+                // The narrative's own word for a part of what a call changed ("a new entry",
+                // "the parent", "a toggleable section"): no call's name or key names it, so no
+                // call can be told apart by it, and a call that performed the verb backs it.
+                for &a in q.class {
+                    m.extend(by_action.get(a).iter().map(|&c| c as usize));
+                }
+                deep.touching(q.class, &[], false, evidence, arena, m);
             }
             if m.is_empty() && q.any_write && !q.object.is_empty() {
                 // Exact words only, of the call's name and keys, or of an executor's

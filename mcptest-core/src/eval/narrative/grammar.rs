@@ -450,7 +450,7 @@ pub(super) struct WordInfo {
     pub verb: Option<VerbForm>,
     /// The action the word names as a noun (`refund`, `cancellation` -> `cancel`).
     action: Option<&'static str>,
-    flags: u32,
+    flags: u64,
 }
 
 /// What the grammar knows of each lexeme: the facts of its spelling, for a word.
@@ -491,46 +491,47 @@ impl std::ops::Index<usize> for Infos<'_> {
     }
 }
 
-const F_BOUNDARY: u32 = 1;
-const F_IRREALIS: u32 = 1 << 1;
-const F_NEGATOR: u32 = 1 << 2;
-const F_AGENT: u32 = 1 << 3;
-const F_BE_DONE: u32 = 1 << 4;
-const F_BE_NOW: u32 = 1 << 5;
-const F_HAVE: u32 = 1 << 6;
-const F_ADVERB: u32 = 1 << 7;
-const F_DONE_ADVERB: u32 = 1 << 8;
-const F_DETERMINER: u32 = 1 << 9;
-const F_PREPOSITION: u32 = 1 << 10;
-const F_WHAT: u32 = 1 << 11;
-const F_PARTICLE: u32 = 1 << 12;
-const F_PRONOUN: u32 = 1 << 13;
-const F_GENERIC: u32 = 1 << 14;
-const F_STOP: u32 = 1 << 15;
-const F_RELATIVE: u32 = 1 << 16;
-const F_BY: u32 = 1 << 17;
-const F_NUMBER: u32 = 1 << 18;
-const F_AGENT_OBJECT: u32 = 1 << 19;
-const F_NEAR_IRREALIS: u32 = 1 << 20;
-const F_TIME: u32 = 1 << 21;
-const F_FINITE: u32 = 1 << 22;
-const F_COORD: u32 = 1 << 23;
-const F_OF: u32 = 1 << 24;
-const F_CODE: u32 = 1 << 25;
-const F_STRONG_TIME: u32 = 1 << 26;
-const F_BACKGROUND: u32 = 1 << 27;
-const F_ALREADY: u32 = 1 << 28;
-const F_ING: u32 = 1 << 29;
+const F_BOUNDARY: u64 = 1;
+const F_IRREALIS: u64 = 1 << 1;
+const F_NEGATOR: u64 = 1 << 2;
+const F_AGENT: u64 = 1 << 3;
+const F_BE_DONE: u64 = 1 << 4;
+const F_BE_NOW: u64 = 1 << 5;
+const F_HAVE: u64 = 1 << 6;
+const F_ADVERB: u64 = 1 << 7;
+const F_DONE_ADVERB: u64 = 1 << 8;
+const F_DETERMINER: u64 = 1 << 9;
+const F_PREPOSITION: u64 = 1 << 10;
+const F_WHAT: u64 = 1 << 11;
+const F_PARTICLE: u64 = 1 << 12;
+const F_PRONOUN: u64 = 1 << 13;
+const F_GENERIC: u64 = 1 << 14;
+const F_STOP: u64 = 1 << 15;
+const F_RELATIVE: u64 = 1 << 16;
+const F_BY: u64 = 1 << 17;
+const F_NUMBER: u64 = 1 << 18;
+const F_AGENT_OBJECT: u64 = 1 << 19;
+const F_NEAR_IRREALIS: u64 = 1 << 20;
+const F_TIME: u64 = 1 << 21;
+const F_FINITE: u64 = 1 << 22;
+const F_COORD: u64 = 1 << 23;
+const F_OF: u64 = 1 << 24;
+const F_CODE: u64 = 1 << 25;
+const F_STRONG_TIME: u64 = 1 << 26;
+const F_BACKGROUND: u64 = 1 << 27;
+const F_ALREADY: u64 = 1 << 28;
+const F_ING: u64 = 1 << 29;
 /// Table-only marks: the word is never an `-ly` adverb / an `-ing` participle.
-const F_NOT_ADVERB: u32 = 1 << 30;
-const F_NOT_ING: u32 = 1 << 31;
+const F_NOT_ADVERB: u64 = 1 << 30;
+const F_NOT_ING: u64 = 1 << 31;
+const F_ARTICLE: u64 = 1 << 32;
 /// Words an object phrase passes over: stopwords, adverbs, particles, numbers.
-const F_FILLER: u32 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
+const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 
 /// Every word of the tables above with the flags its tables give it, so a word's facts take
 /// one lookup.
-static WORD_FLAGS: LazyLock<Table<u32>> = LazyLock::new(|| {
-    let tables: [(&[&str], u32); 23] = [
+static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
+    let tables: [(&[&str], u64); 24] = [
         (BOUNDARY, F_BOUNDARY),
         (&["that", "which", "who", "whom"], F_RELATIVE),
         (IRREALIS, F_IRREALIS),
@@ -554,8 +555,9 @@ static WORD_FLAGS: LazyLock<Table<u32>> = LazyLock::new(|| {
         (BACKGROUND, F_BACKGROUND),
         (NOT_PARTICIPLES, F_NOT_ING),
         (FINITE, F_FINITE),
+        (&["the", "a", "an"], F_ARTICLE),
     ];
-    let singles: [(&str, u32); 9] = [
+    let singles: [(&str, u64); 9] = [
         ("by", F_BY),
         ("me", F_AGENT_OBJECT),
         ("us", F_AGENT_OBJECT),
@@ -566,7 +568,7 @@ static WORD_FLAGS: LazyLock<Table<u32>> = LazyLock::new(|| {
         ("and", F_COORD),
         ("what", F_WHAT),
     ];
-    let mut map: HashMap<&'static str, u32> = HashMap::default();
+    let mut map: HashMap<&'static str, u64> = HashMap::default();
     for (words, flag) in tables {
         for w in words {
             *map.entry(w).or_default() |= flag;
@@ -599,7 +601,7 @@ impl WordInfo {
         };
         let table = listed(lower);
         let mut f = table & !(F_NOT_ADVERB | F_NOT_ING);
-        let set = |f: &mut u32, on: bool, flag: u32| {
+        let set = |f: &mut u64, on: bool, flag: u64| {
             if on {
                 *f |= flag;
             }
@@ -647,7 +649,7 @@ impl WordInfo {
         }
     }
 
-    fn is(&self, flag: u32) -> bool {
+    fn is(&self, flag: u64) -> bool {
         self.flags & flag != 0
     }
 }
@@ -707,6 +709,9 @@ pub(super) struct RawClaim {
     pub target: Span,
     /// Active or passive.
     pub voice: Voice,
+    /// The object names its members in a list after a colon ("two sections: Pricing and
+    /// FAQ").
+    pub listed: bool,
     /// Byte span of the claim as written (verb and object).
     pub start: usize,
     pub end: usize,
@@ -798,8 +803,13 @@ fn read_claim(
 
     // A verb coordinated with an earlier one ("has been issued and added", "created and
     // sent") shares its subject, its auxiliaries and whatever made it unreal.
-    if depth < 4 && li >= 2 && same(li - 2) {
-        let (c, p) = (li - 1, li - 2);
+    // Adverbs between the two are passed over ("reopened and properly tagged").
+    let mut c = li.saturating_sub(1);
+    while c > 0 && same(c) && lexemes[c].kind == Kind::Word && info[c].is(F_ADVERB) {
+        c -= 1;
+    }
+    if depth < 4 && c >= 1 && c < li && same(c - 1) {
+        let p = c - 1;
         let coord = lexemes[c].kind == Kind::Word && info[c].is(F_COORD);
         let prev_verb = info[p].verb.filter(|v| {
             lexemes[p].kind == Kind::Word && matches!(v.form, Form::Past | Form::BaseOrPast)
@@ -827,7 +837,9 @@ fn read_claim(
     // Rule 4: right after a determiner, a possessive, a preposition, or a label's `:`.
     if let Some(p) = li.checked_sub(1).filter(|&p| same(p)) {
         let (pl, pw) = (&lexemes[p], &info[p]);
-        if pl.kind == Kind::Word && (pw.is(F_DETERMINER) || pw.is(F_PREPOSITION)) {
+        if pl.kind == Kind::Word
+            && ((pw.is(F_DETERMINER) && !perfect_adverb(lexemes, info, p)) || pw.is(F_PREPOSITION))
+        {
             return None;
         }
     }
@@ -864,7 +876,11 @@ fn read_claim(
             }
             continue;
         }
-        if subject.is_none() && j + 1 == li && w.is(F_DETERMINER) {
+        if subject.is_none()
+            && j + 1 == li
+            && w.is(F_DETERMINER)
+            && !perfect_adverb(lexemes, info, j)
+        {
             // "the booked flight": a modifier (rule 4 above), reached here through adverbs.
             return None;
         }
@@ -897,6 +913,12 @@ fn read_claim(
         if w.is(F_ADVERB) {
             done_adverb |= w.is(F_DONE_ADVERB);
             already |= w.is(F_ALREADY);
+            continue;
+        }
+        if let Some(r) = relative_clause_at(lexemes, info, j) {
+            // "the issue that was previously closed has been reopened": the relative clause
+            // describes the subject, which stands before it.
+            j = r;
             continue;
         }
         subject = Some(j);
@@ -1001,6 +1023,17 @@ fn read_claim(
             } else if w.is(F_PRONOUN) || object_follows {
                 // "you cancelled it", "the airline cancelled your flight".
                 return None;
+            } else if next.is_some_and(|n| modifies_next(&lexemes[n], &info[n])) {
+                // "14 closed issues", "the updated records": the participle qualifies the noun
+                // after it.
+                return None;
+            } else if w.is(F_NUMBER) && clause_start(lexemes, info, s) == s {
+                // "(172 blocked)", "200 migrated": a count, naming nothing acted on.
+                return None;
+            } else if article_opens(lexemes, info, s) {
+                // "The items scheduled after 6 PM ...": a noun with its modifier; a headline
+                // ("Order #W48 cancelled") has no article.
+                return None;
             } else {
                 // "Order #W48 cancelled.": a reduced passive.
                 Voice::Passive
@@ -1055,10 +1088,12 @@ fn read_claim(
         }
     }
 
+    let mut listed = false;
     let (object, head, target, end) = match voice {
         Voice::Active => {
             let after = object_after(lexemes, info, li, ph);
             let head = head_of(lexemes, info, ph.get(after.core));
+            listed = ph.get(after.object).len() > ph.get(after.core).len();
             (after.object, head, after.target, after.end)
         }
         Voice::Passive => {
@@ -1079,6 +1114,7 @@ fn read_claim(
     let mut claim = finish(
         lexemes, info, li, verb, voice, object, head, target, start, end, ph,
     );
+    claim.listed = listed;
     // A light verb that names no action and no object claims nothing checkable ("made").
     if is_light_verb(claim.base) && !claim.vague && claim.object.is_empty() {
         return None;
@@ -1157,6 +1193,7 @@ fn finish(
         object,
         target,
         voice,
+        listed: false,
         start,
         end: end.max(lexemes[li].end()),
     }
@@ -1195,6 +1232,72 @@ fn background_follows(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> bool {
     (li + 1..lexemes.len().min(li + 1 + REACH))
         .take_while(|&j| lexemes[j].sentence == sentence)
         .any(|j| lexemes[j].kind == Kind::Word && info[j].is(F_BACKGROUND))
+}
+
+/// True when lexeme `j` is an adverb of time that the determiner table holds ("the already
+/// cancelled flight") standing after a perfect auxiliary: "I've already cancelled it", "has
+/// previously updated" tell what the agent did.
+fn perfect_adverb(lexemes: &[Lexeme], info: &Infos<'_>, j: usize) -> bool {
+    let w = &info[j];
+    (w.is(F_ALREADY) || w.is(F_ADVERB))
+        && j > 0
+        && lexemes[j - 1].sentence == lexemes[j].sentence
+        && lexemes[j - 1].kind == Kind::Word
+        && info[j - 1].is(F_HAVE)
+}
+
+/// The relative pronoun that opens a relative clause ending at the participle `j` ("that was
+/// previously closed", "which were archived"), passing back over adverbs and auxiliaries.
+fn relative_clause_at(lexemes: &[Lexeme], info: &Infos<'_>, j: usize) -> Option<usize> {
+    info[j]
+        .verb
+        .filter(|v| matches!(v.form, Form::Past | Form::BaseOrPast))?;
+    let sentence = lexemes[j].sentence;
+    let mut k = j;
+    while k > 0 && j - k < 6 {
+        k -= 1;
+        let (l, w) = (&lexemes[k], &info[k]);
+        if l.sentence != sentence || l.kind != Kind::Word {
+            return None;
+        }
+        if w.is(F_RELATIVE) {
+            return (k < j - 1).then_some(k);
+        }
+        if !(w.is(F_ADVERB) || w.is(F_BE_DONE) || w.is(F_BE_NOW) || w.is(F_HAVE)) {
+            return None;
+        }
+    }
+    None
+}
+
+/// True when the lexeme after a participle is a noun it qualifies: a content word that is no
+/// preposition, time word or conjunction, and no past verb form of a list of actions.
+fn modifies_next(l: &Lexeme, w: &WordInfo) -> bool {
+    l.kind == Kind::Word
+        && !(w.is(F_PREPOSITION) || w.is(F_BY) || w.is(F_TIME) || w.is(F_COORD))
+        && !w
+            .verb
+            .is_some_and(|v| matches!(v.form, Form::Past | Form::BaseOrPast))
+}
+
+/// The first lexeme of the clause `li` stands in.
+fn clause_start(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> usize {
+    let sentence = lexemes[li].sentence;
+    let mut k = li;
+    while k > 0 && li - k < REACH {
+        let (l, w) = (&lexemes[k - 1], &info[k - 1]);
+        if l.sentence != sentence || is_boundary(l, w) {
+            break;
+        }
+        k -= 1;
+    }
+    k
+}
+
+/// True when an article (`the`, `a`, `an`) stands in the clause before `s`.
+fn article_opens(lexemes: &[Lexeme], info: &Infos<'_>, s: usize) -> bool {
+    (clause_start(lexemes, info, s)..=s)
+        .any(|k| lexemes[k].kind == Kind::Word && info[k].is(F_ARTICLE))
 }
 
 /// True when a finite verb or modal follows `li` in its clause.

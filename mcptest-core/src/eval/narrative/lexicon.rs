@@ -410,9 +410,11 @@ const TELL_VERBS: &[&str] = &["notify", "invite"];
 const RIGHT_NOUNS: &[&str] = &["access", "permission", "privilege", "right"];
 
 /// Verbs that add to or take from something: "added two bags to the reservation" is also an
-/// update of the reservation, so an update of the target backs it.
+/// update of the reservation, so an update of the target backs it. Linking or tagging one thing
+/// to another is an update of it too ("linked the pull request to issue #27").
 const INTO_VERBS: &[&str] = &[
     "add", "insert", "append", "attach", "remove", "delete", "drop", "detach", "apply", "refuel",
+    "link", "tag", "unlink",
 ];
 
 /// Inflected form -> base, for common read and run verbs. They never make a claim; they only
@@ -881,6 +883,50 @@ const OBJECT_SYNONYMS: &[&[&str]] = &[
     &["configuration", "config"],
     &["environment", "env"],
 ];
+
+/// Nouns that name a part of a document or a data set, not a kind of thing a tool is named
+/// for: "added a new entry", "updated the parent", "created a toggleable section". A claim
+/// whose object is one of them, when no call's name or key names any word of it, is the
+/// narrative's own word for what a call of its class changed.
+const PART_NOUNS: &[&str] = &[
+    "entry",
+    "item",
+    "section",
+    "subsection",
+    "record",
+    "row",
+    "column",
+    "cell",
+    "field",
+    "property",
+    "attribute",
+    "element",
+    "block",
+    "part",
+    "segment",
+    "heading",
+    "header",
+    "paragraph",
+    "line",
+    "bullet",
+    "parent",
+    "child",
+    "node",
+    "component",
+    "content",
+    "layout",
+    "structure",
+    "value",
+    "placeholder",
+    "callout",
+    "divider",
+    "reference",
+];
+
+/// True when a normalized noun names a part of a document or a data set ([`PART_NOUNS`]).
+pub(super) fn is_part_noun(word: &str) -> bool {
+    PART_NOUNS.contains(&word)
+}
 
 /// The words for the thing a normalized noun names, itself among them ([`OBJECT_SYNONYMS`]);
 /// empty for a noun no group holds.

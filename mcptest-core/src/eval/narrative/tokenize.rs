@@ -104,6 +104,10 @@ fn is_clause_break(c: char) -> bool {
             | '}'
             | '\u{2014}'
             | '\u{2013}'
+            // Free-standing (between words they connect): "59 original + 200 migrated",
+            // "Branch & files created".
+            | '+'
+            | '&'
             | '\u{3001}'
             | '\u{FF0C}'
     )
