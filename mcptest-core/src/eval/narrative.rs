@@ -1386,13 +1386,6 @@ impl<'t> Doc<'t> {
         for r in raw {
             let verb = vocab.intern(r.base);
             let head = r.head.and_then(|li| self.lex_tokens(li).last()).copied();
-            // A part named by the narrative's own word, or by a quoted title; not the members
-            // of a list, which name the things themselves.
-            let loose = !r.listed
-                && r.head.is_some_and(|li| {
-                    self.lexed.lexemes[li].kind == Kind::Quoted
-                        || head.is_some_and(|h| lexicon::is_part_noun(vocab.word(h)))
-                });
             let occ = Occurrence {
                 sentence: self.lexed.lexemes[r.verb_lexeme].sentence(),
                 start: r.start,
@@ -1402,6 +1395,13 @@ impl<'t> Doc<'t> {
                 Some(&c) => out[c].occurrences.push(occ),
                 None => {
                     by_stem.insert((verb, head, r.vague), out.len());
+                    // A part named by the narrative's own word, or by a quoted title; not the
+                    // members of a list, which name the things themselves.
+                    let loose = !r.listed
+                        && r.head.is_some_and(|li| {
+                            self.lexed.lexemes[li].kind == Kind::Quoted
+                                || head.is_some_and(|h| lexicon::is_part_noun(vocab.word(h)))
+                        });
                     out.push(Claim {
                         verb,
                         head,
