@@ -692,11 +692,29 @@ pub fn check_narrative_with(
             words
         })
         .collect();
+    // Creating a part updates what holds it ("created a new heading block" by
+    // `API-patch-block-children`): for a claim on a part, a verb of making is also backed by
+    // the update class.
+    let create = vocab.intern_borrowed("create");
+    let update = vocab.intern_borrowed("update");
+    let mut part_classes: HashMap<u32, Vec<u32>> = HashMap::default();
+    for claim in claims.iter().filter(|c| c.loose) {
+        let class = classes.get(&claim.verb).map_or(&[][..], Vec::as_slice);
+        if class.contains(&create) && !class.contains(&update) {
+            part_classes
+                .entry(claim.verb)
+                .or_insert_with(|| [class, &update_class].concat());
+        }
+    }
     let queries: Vec<Query<'_>> = claims
         .iter()
         .zip(&objects)
         .map(|(claim, object)| Query {
-            class: classes.get(&claim.verb).map_or(&[], Vec::as_slice),
+            class: part_classes
+                .get(&claim.verb)
+                .filter(|_| claim.loose)
+                .or_else(|| classes.get(&claim.verb))
+                .map_or(&[], Vec::as_slice),
             // A verb of money, of saying what was said or of telling someone is checked on
             // its verb alone.
             object: if claim.verb_alone(&vocab) {
@@ -1158,6 +1176,17 @@ struct Doc<'t> {
 /// words of most texts, small enough to clear for each check.
 const SHORT_CACHE_BITS: u32 = 10;
 
+/// What a word between an argument key and its value is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Filler {
+    /// A word that may be the value.
+    No,
+    /// Passed over (`to`, `the`, `is`).
+    Skip,
+    /// Leads elsewhere: no value follows (`from`, `of`).
+    Stop,
+}
+
 /// One distinct text of the narrative's words and quoted spans: facts computed once however
 /// often it occurs.
 struct Spelling<'t> {
@@ -1398,10 +1427,16 @@ impl<'t> Doc<'t> {
                     // A part named by the narrative's own word, or by a quoted title; not the
                     // members of a list, which name the things themselves.
                     let loose = !r.listed
-                        && r.head.is_some_and(|li| {
-                            self.lexed.lexemes[li].kind == Kind::Quoted
-                                || head.is_some_and(|h| lexicon::is_part_noun(vocab.word(h)))
-                        });
+                        && (r.titled
+                            || r.head.is_some_and(|li| {
+                                let l = &self.lexed.lexemes[li];
+                                // A quoted title, not a code span: a path or an identifier
+                                // is what the calls' values hold.
+                                (l.kind == Kind::Quoted
+                                    && self.text.as_bytes().get(l.start().wrapping_sub(1))
+                                        != Some(&b'`'))
+                                    || head.is_some_and(|h| lexicon::is_part_noun(vocab.word(h)))
+                            }));
                     out.push(Claim {
                         verb,
                         head,
@@ -1420,15 +1455,23 @@ impl<'t> Doc<'t> {
 
     /// What each spelling is to the argument statements of the text: the argument key its
     /// lowercase text is, and whether it is filler between a key and its value (a stopword
-    /// other than a numeral: `to`, `the`, `is`).
-    fn key_spellings(&self, args: &Args<'_>) -> Vec<(Option<u32>, bool)> {
+    /// other than a numeral: `to`, `the`, `is`) or ends the search for one (`from`, `of`).
+    fn key_spellings(&self, args: &Args<'_>) -> Vec<(Option<u32>, Filler)> {
         let mut lower = String::new();
         self.spellings
             .iter()
             .map(|sp| {
                 lowercase_into(sp.text, &mut lower);
-                // No stopword holds a digit: a number is no filler.
-                let filler = !has_digit(&lower) && is_stopword(&lower);
+                // No stopword holds a digit: a number is no filler. "from" and "of" lead to
+                // another thing ("labels from different categories", "status of the issue"),
+                // not to the key's value.
+                let filler = if matches!(lower.as_str(), "from" | "of") {
+                    Filler::Stop
+                } else if !has_digit(&lower) && is_stopword(&lower) {
+                    Filler::Skip
+                } else {
+                    Filler::No
+                };
                 let key = if args.may_be_key(lower.len()) {
                     args.key_id(&lower)
                 } else {
@@ -1440,7 +1483,11 @@ impl<'t> Doc<'t> {
     }
 
     /// The spelling facts of word lexeme `li` (from [`key_spellings`](Self::key_spellings)).
-    fn key_facts(&self, li: usize, keys: &[(Option<u32>, bool)]) -> Option<(Option<u32>, bool)> {
+    fn key_facts(
+        &self,
+        li: usize,
+        keys: &[(Option<u32>, Filler)],
+    ) -> Option<(Option<u32>, Filler)> {
         if self.lexed.lexemes.get(li)?.kind != Kind::Word {
             return None;
         }
@@ -1449,7 +1496,7 @@ impl<'t> Doc<'t> {
 
     /// The word lexemes of sentence `s` that are an argument key of some call, with that key's
     /// id.
-    fn sentence_keys(&self, s: usize, keys: &[(Option<u32>, bool)]) -> Vec<(usize, u32)> {
+    fn sentence_keys(&self, s: usize, keys: &[(Option<u32>, Filler)]) -> Vec<(usize, u32)> {
         let Some(sent) = self.lexed.sentences.get(s) else {
             return Vec::new();
         };
@@ -1464,7 +1511,7 @@ impl<'t> Doc<'t> {
         &self,
         li: usize,
         sentence_end: usize,
-        keys: &[(Option<u32>, bool)],
+        keys: &[(Option<u32>, Filler)],
     ) -> Option<usize> {
         for lj in li + 1..sentence_end {
             match self.lexed.lexemes[lj].kind {
@@ -1476,8 +1523,10 @@ impl<'t> Doc<'t> {
                     if key.is_some() {
                         return None;
                     }
-                    if filler {
-                        continue;
+                    match filler {
+                        Filler::Skip => continue,
+                        Filler::Stop => return None,
+                        Filler::No => {}
                     }
                     // A verb form states no value ("Documentation Branch Created").
                     if self.infos()[lj].verb.is_some() {

@@ -42,6 +42,7 @@ const QUERY_PREFIXES: &[&str] = &[
     "ping",
     "echo",
     "browse",
+    "discover",
 ];
 
 /// How much argument text of one call is read for its words (bytes). A call's arguments
@@ -111,6 +112,9 @@ pub(super) struct PieceFacts {
     base_form: bool,
     /// A light verb tool names mostly use as a noun: `issue`, `process`.
     noun_first: bool,
+    /// An HTTP method (`post`, `put`, `patch`): before a read word it names how a read is sent
+    /// (`API-post-search`, `post_database_query`), not an action.
+    method: bool,
     /// The verb an action noun names.
     action_noun: Option<u32>,
     /// True when the raw piece has 3 or more characters (a salient part of a name).
@@ -139,6 +143,7 @@ impl PieceFacts {
             maker: false,
             base_form: false,
             noun_first: false,
+            method: false,
             action_noun: None,
             long: raw.chars().nth(2).is_some(),
         }
@@ -221,6 +226,7 @@ impl<'a> Pieces<'a> {
             maker: matches!(norm.as_ref(), "create" | "add"),
             base_form: norm.as_ref() == lower,
             noun_first: matches!(norm.as_ref(), "issue" | "process"),
+            method: matches!(lower, "post" | "put" | "patch"),
             action_noun: action_noun(&norm).map(|a| vocab.intern_borrowed(a)),
             long: raw.chars().nth(2).is_some(),
         }
@@ -376,7 +382,7 @@ fn name_actions(pieces: &[PieceFacts], out: &mut Vec<u32>) -> bool {
     else {
         return false;
     };
-    if pieces[i].read {
+    if pieces[i].read || (pieces[i].method && pieces[i + 1..].iter().any(|p| p.read)) {
         return false;
     }
     while let Some(verb) = pieces.get(i).and_then(|p| p.verb) {
@@ -576,6 +582,17 @@ impl CallEvidence {
                 }
             }
         }
+        // A write that carries a list of new things adds them: `API-patch-block-children`
+        // with `children`, `push_files` with `files` ("created a heading block", "created
+        // `src/main.js`").
+        if mutating
+            && let Some(Value::Object(m)) = &call.args
+            && m.values().any(
+                |v| matches!(v, Value::Array(xs) if matches!(xs.first(), Some(Value::Object(_)))),
+            )
+        {
+            arena.ids.push(vocab.intern_borrowed("append"));
+        }
         CallEvidence {
             words: (first as u32, words_end as u32),
             actions: (words_end as u32, arena.ids.len() as u32),
@@ -669,13 +686,26 @@ impl CallEvidence {
         for p in &ps {
             word(p.id, vocab);
         }
-        if self.executor {
+        let named = if self.executor {
+            named_action(args, pieces, vocab)
+        } else {
+            None
+        };
+        if let Some(actions) = named {
+            // `execute_action` with `"action_name": "patch_page"` did what that name says
+            // (and `get_block_children` read), whatever its body holds.
+            self.value_actions = arena.push_range(actions);
+        } else if self.executor {
             // Commands are written in the base form (`CREATE TABLE`, `archive_project`); an
             // inflected verb describes data (`created_at`, "was archived").
+            // `post_search` or `post_database_query` as a value is a read sent by POST.
             self.value_actions = arena.push_range(
                 ps.iter()
-                    .filter(|p| p.base_form)
-                    .filter_map(PieceFacts::state_verb),
+                    .enumerate()
+                    .filter(|&(k, p)| {
+                        p.base_form && !(p.method && ps.iter().skip(k + 1).take(2).any(|n| n.read))
+                    })
+                    .filter_map(|(_, p)| p.state_verb()),
             );
         } else if states {
             self.value_actions = arena.push_range(status_verbs);
@@ -683,6 +713,48 @@ impl CallEvidence {
         pieces.scratch = ps;
         pieces.values = stack;
     }
+}
+
+/// Keys under which a generic executor names the action it runs.
+const ACTION_KEYS: &[&str] = &[
+    "action",
+    "action_name",
+    "actionname",
+    "operation",
+    "operation_id",
+    "operationid",
+    "tool",
+    "tool_name",
+    "toolname",
+    "function",
+    "function_name",
+];
+
+/// The actions an executor's named action performs, when a top-level key of [`ACTION_KEYS`]
+/// holds a name (`"action_name": "patch_page"` -> `patch`; `"get_block_children"` -> none: it
+/// reads). `None` when no such key holds a name with a verb or a read word.
+fn named_action<'a>(
+    args: &'a Value,
+    pieces: &mut Pieces<'a>,
+    vocab: &mut Vocab<'a>,
+) -> Option<Vec<u32>> {
+    let Value::Object(m) = args else {
+        return None;
+    };
+    let name = m.iter().find_map(|(k, v)| {
+        let key = k.to_ascii_lowercase();
+        let name = v.as_str()?;
+        (ACTION_KEYS.contains(&key.as_str())
+            && name.len() <= 64
+            && !name.contains(char::is_whitespace))
+        .then_some(name)
+    })?;
+    let mut ps = Vec::new();
+    pieces.split(name, vocab, &mut ps);
+    let mut actions = Vec::new();
+    name_actions(&ps, &mut actions);
+    let reads = ps.iter().any(|p| p.read);
+    (!actions.is_empty() || reads).then_some(actions)
 }
 
 /// Every call's top-level arguments, by key id (a key's lowercase text, numbered).

@@ -106,7 +106,7 @@ const AGENT: &[&str] = &[
 const BE_DONE: &[&str] = &["been", "was", "were", "got", "gotten", "be", "being"];
 
 /// Auxiliaries of a present passive (`is cancelled`), which describes unless marked done.
-const BE_NOW: &[&str] = &["is", "are", "am", "'s", "'re", "’s", "’re"];
+const BE_NOW: &[&str] = &["is", "are", "am", "'s", "'re", "’s", "’re", "gets", "get"];
 
 /// Perfect auxiliaries, skipped when looking for the subject.
 const HAVE: &[&str] = &["have", "has", "had", "'ve", "’ve"];
@@ -318,6 +318,45 @@ const PREPOSITIONS: &[&str] = &[
     "than",
 ];
 
+/// Participles that open a thing's name after it ("a block titled \"Goals\"").
+const NAMING: &[&str] = &[
+    "titled",
+    "entitled",
+    "named",
+    "called",
+    "labeled",
+    "labelled",
+    "headed",
+    "captioned",
+];
+
+/// Nouns of time: as the head of a passive's subject they say when, not what ("Day 2 have
+/// been removed").
+const TIME_NOUNS: &[&str] = &[
+    "day",
+    "days",
+    "week",
+    "weeks",
+    "month",
+    "months",
+    "year",
+    "years",
+    "hour",
+    "hours",
+    "minute",
+    "minutes",
+    "am",
+    "pm",
+    "morning",
+    "afternoon",
+    "evening",
+    "night",
+    "weekend",
+    "today",
+    "tomorrow",
+    "tonight",
+];
+
 /// Words that date a participle: "was made within the last 24 hours", "created on May 1",
 /// "booked yesterday" describe when the data came to be, not what the agent did.
 const TIME_WORDS: &[&str] = &[
@@ -525,13 +564,17 @@ const F_ING: u64 = 1 << 29;
 const F_NOT_ADVERB: u64 = 1 << 30;
 const F_NOT_ING: u64 = 1 << 31;
 const F_ARTICLE: u64 = 1 << 32;
+const F_NAMING: u64 = 1 << 33;
+const F_TIME_NOUN: u64 = 1 << 34;
+const F_BEING: u64 = 1 << 35;
+const F_CAPITAL: u64 = 1 << 36;
 /// Words an object phrase passes over: stopwords, adverbs, particles, numbers.
 const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 
 /// Every word of the tables above with the flags its tables give it, so a word's facts take
 /// one lookup.
 static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
-    let tables: [(&[&str], u64); 24] = [
+    let tables: [(&[&str], u64); 27] = [
         (BOUNDARY, F_BOUNDARY),
         (&["that", "which", "who", "whom"], F_RELATIVE),
         (IRREALIS, F_IRREALIS),
@@ -556,6 +599,9 @@ static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
         (NOT_PARTICIPLES, F_NOT_ING),
         (FINITE, F_FINITE),
         (&["the", "a", "an"], F_ARTICLE),
+        (NAMING, F_NAMING),
+        (TIME_NOUNS, F_TIME_NOUN),
+        (&["being"], F_BEING),
     ];
     let singles: [(&str, u64); 9] = [
         ("by", F_BY),
@@ -638,6 +684,11 @@ impl WordInfo {
         let code = has_digit(raw)
             || (raw.chars().nth(1).is_some() && !raw.chars().any(char::is_lowercase));
         set(&mut f, code, F_CODE);
+        set(
+            &mut f,
+            raw.chars().next().is_some_and(char::is_uppercase),
+            F_CAPITAL,
+        );
         WordInfo {
             verb: if one_piece { verb } else { None },
             action: if plain {
@@ -712,6 +763,8 @@ pub(super) struct RawClaim {
     /// The object names its members in a list after a colon ("two sections: Pricing and
     /// FAQ").
     pub listed: bool,
+    /// The object is a title written in capitals ("Created Packing Progress Summary").
+    pub titled: bool,
     /// Byte span of the claim as written (verb and object).
     pub start: usize,
     pub end: usize,
@@ -887,6 +940,14 @@ fn read_claim(
         if w.is(F_NEGATOR) || w.is(F_IRREALIS) || (subject.is_none() && w.is(F_NEAR_IRREALIS)) {
             return None;
         }
+        if subject.is_none()
+            && w.is(F_BEING)
+            && !(j > 0 && lexemes[j - 1].kind == Kind::Word && info[j - 1].is(F_BE_NOW))
+        {
+            // "new translations being added": a participle phrase, under way; "you are being
+            // transferred" is the agent's own act, now.
+            return None;
+        }
         if subject.is_some() {
             continue;
         }
@@ -936,15 +997,26 @@ fn read_claim(
         // and then reset the modem").
         let mut past = false;
         let mut k = li;
+        let mut label = false;
         while k > 0 && same(k - 1) && li - k < REACH {
             k -= 1;
             let (l, w) = (&lexemes[k], &info[k]);
+            if l.kind == Kind::Sep {
+                // Past a label's colon only the agent counts: "Here's what I did: set up
+                // the webhook" lists done things; "Tasks assigned to them: Set up automated
+                // responses" lists titles.
+                label = true;
+                continue;
+            }
             if l.kind != Kind::Word {
                 continue;
             }
             if w.is(F_AGENT) {
                 past = true;
                 break;
+            }
+            if label {
+                continue;
             }
             match w.verb.map(|v| v.form) {
                 Some(Form::BaseOrPast) | None => {}
@@ -1089,16 +1161,28 @@ fn read_claim(
     }
 
     let mut listed = false;
+    let mut titled = false;
     let (object, head, target, end) = match voice {
         Voice::Active => {
             let after = object_after(lexemes, info, li, ph);
             let head = head_of(lexemes, info, ph.get(after.core));
             listed = ph.get(after.object).len() > ph.get(after.core).len();
+            let core = ph.get(after.core);
+            // "Created Packing Progress Summary": a title in capitals, as good as quoted.
+            titled = core.len() >= 2
+                && core.iter().all(|&o| {
+                    lexemes[o].kind == Kind::Word && info[o].is(F_CAPITAL) && !info[o].is(F_CODE)
+                });
             (after.object, head, after.target, after.end)
         }
         Voice::Passive => {
             let (np, head) = subject.map_or((Span::default(), None), |s| {
                 let (np, head, _) = subject_before(lexemes, info, s, ph);
+                if head.is_some_and(|h| info[h].is(F_TIME_NOUN)) {
+                    // "... for Day 1 and Day 2 have been removed": a time names when, not
+                    // what; the thing done stands further back.
+                    return (Span::default(), None);
+                }
                 (np, head)
             });
             let target = object_after(lexemes, info, li, ph).target;
@@ -1115,6 +1199,7 @@ fn read_claim(
         lexemes, info, li, verb, voice, object, head, target, start, end, ph,
     );
     claim.listed = listed;
+    claim.titled = titled;
     // A light verb that names no action and no object claims nothing checkable ("made").
     if is_light_verb(claim.base) && !claim.vague && claim.object.is_empty() {
         return None;
@@ -1194,6 +1279,7 @@ fn finish(
         target,
         voice,
         listed: false,
+        titled: false,
         start,
         end: end.max(lexemes[li].end()),
     }
@@ -1428,6 +1514,11 @@ fn object_after(lexemes: &[Lexeme], info: &Infos<'_>, li: usize, ph: &mut Phrase
             }
             Kind::Word => {
                 if ends_phrase(lexemes, info, j) {
+                    break;
+                }
+                // "a block titled \"Goals\"", "a page named Q3": the participle opens the
+                // thing's name; the thing is what came before.
+                if started && !in_target && w.is(F_NAMING) {
                     break;
                 }
                 // "a comment summarising the timeout": a participle after the noun opens a

@@ -283,6 +283,7 @@ const VERB_CLASSES: &[&[&str]] = &[
         "replace",
         "mark",
         "reschedule",
+        "swap",
         "configure",
         "apply",
         "toggle",
@@ -884,11 +885,20 @@ const OBJECT_SYNONYMS: &[&[&str]] = &[
     &["environment", "env"],
 ];
 
-/// Nouns that name a part of a document or a data set, not a kind of thing a tool is named
-/// for: "added a new entry", "updated the parent", "created a toggleable section". A claim
-/// whose object is one of them, when no call's name or key names any word of it, is the
-/// narrative's own word for what a call of its class changed.
+/// Nouns that name a part of a document or a data set, or the whole of what the calls built,
+/// not a kind of thing a tool is named for: "added a new entry", "updated the parent",
+/// "created a toggleable section", "the dashboard system has been created". A claim whose
+/// object is one of them, when no call's name or key names any word of it, is the narrative's
+/// own word for what a call of its class changed; and creating a part updates what holds it.
 const PART_NOUNS: &[&str] = &[
+    "system",
+    "setup",
+    "workflow",
+    "process",
+    "solution",
+    "implementation",
+    "framework",
+    "mechanism",
     "entry",
     "item",
     "section",
