@@ -47,20 +47,31 @@
 //!    cancelled flight", "policy for cancelled flights"); not a participle dated by what
 //!    follows ("Created on May 12", "was made within the last 24 hours"); not the value of a
 //!    label ("Status: cancelled"); not a reduced relative ("the $280 paid by card will be
-//!    refunded", "with the refund applied").
+//!    refunded", "with the refund applied", "the items scheduled after 6 PM"); not a
+//!    participle before its noun ("14 closed issues"); not a count ("(172 blocked)", "200
+//!    migrated"); not under way ("new translations being added"; "you are being transferred"
+//!    is the agent's own act). `already` or `previously` after a perfect auxiliary is no
+//!    modifier ("I've already cancelled it" claims).
 //! 5. Its **subject is the agent**: none (a bullet, a coordinated verb) or `I`/`we`. Another
 //!    subject makes it someone else's action ("you cancelled it", "the airline cancelled your
 //!    flight"). A **completed passive** ("your order has been cancelled", "the items were
 //!    returned", "Order #W48 cancelled.") claims the action on its subject, unless `by` names
-//!    another doer ("cancelled by the airline"); a present passive describes a state ("the
-//!    status is closed") unless it states completion ("is now cancelled", "your booking is
+//!    another doer ("cancelled by the airline"); a present passive ("the status is closed",
+//!    "it gets updated often") describes a state unless it states completion ("is now cancelled", "your booking is
 //!    confirmed"). A simple past passive that tells history is no claim either: a state found
 //!    ("was already closed"), a date ("were transferred in 2023"), a clause of time ("the tag
 //!    was removed when the release was published"), or inside one ("when the PR was merged").
+//!    A relative clause does not hide a passive's subject ("the issue that was closed has been
+//!    reopened" claims `reopen` on the issue); a headline passive whose subject opens with an
+//!    article is a description ("The items scheduled ..."), one without is a claim ("Issue
+//!    #27 closed"); a subject headed by a time noun ("... Day 2 have been removed") names
+//!    when, not what. A verb coordinated with an earlier one, adverbs between them, shares
+//!    its subject ("has been reopened and properly tagged").
 //!
-//! The **object** is the noun phrase after the verb up to a preposition or the clause end,
-//! skipping determiners, numbers, adverbs, emphasis and pronouns; code spans and quoted names
-//! count as its words. A colon after it introduces its members, which count as its words too:
+//! The **object** is the noun phrase after the verb up to a preposition, a naming participle
+//! ("a block titled ...", "a page named ...") or the clause end, skipping determiners,
+//! numbers, adverbs, emphasis and pronouns; code spans and quoted names count as its words.
+//! A free-standing `+` or `&` ends a phrase ("Branch & Files Created"). A colon after it introduces its members, which count as its words too:
 //! the rest of the sentence ("added two sections: Pricing and FAQ"), or, when the colon ends
 //! its line ("I've set up the database:" above a list), the lines that follow (40 words at
 //! most). Its **head** is its last plain word ("created a comprehensive
@@ -109,6 +120,14 @@
 //! message, msg; pr, pull; event, meeting; email, mail; configuration, config; environment,
 //! env.
 //!
+//! A generic executor that names its action under a key (`action`, `action_name`,
+//! `operation`, `tool`, `function`, ...) does what that name says: `execute_action` with
+//! `"action_name": "patch_page"` patches, with `"get_block_children"` reads, whatever its
+//! body holds. An HTTP method before a read word names how a read is sent, not an action:
+//! `API-post-search` and `post_database_query` create nothing (they still count as writes for
+//! the mutating rule below). A write that carries a list of new objects (`"children": [{...}]`,
+//! `"files": [{...}]`) also appends them.
+//!
 //! A claim is **backed** by a call whose actions include a verb of the claim's **class** and
 //! whose words include a word of the claim's object (any word, when the claim has none):
 //!
@@ -116,7 +135,7 @@
 //! |---|---|
 //! | create | create, add, insert, append, post, put, write, upload, generate, make, register, file, attach, import, set, issue, provision |
 //! | book | book, reserve, schedule, order, place, create, make, purchase, submit |
-//! | update | update, modify, change, edit, set, patch, put, alter, amend, adjust, upgrade, downgrade, rename, move, replace, mark, reschedule, configure, apply, toggle, assign, scale, transition, reopen |
+//! | update | update, modify, change, edit, set, patch, put, alter, amend, adjust, upgrade, downgrade, rename, move, replace, mark, reschedule, swap, configure, apply, toggle, assign, scale, transition, reopen |
 //! | delete | delete, remove, drop, destroy, erase, purge, wipe, detach, unlink, uninstall, archive |
 //! | cancel | cancel, revoke, void, terminate, withdraw, suspend, unsubscribe, deactivate, disable |
 //! | send | send, notify, forward, post, reply, issue, share, invite, submit, publish |
@@ -149,6 +168,19 @@
 //! number or an identifier such as `rev2024` is only itself). A tool named in another language
 //! matches any object.
 //!
+//! **The narrative's own words.** When the object's head names a part of a document or a data
+//! set, or the whole of what was built (entry, item, section, row, field, block, heading,
+//! parent, child, layout, structure, value, system, workflow, setup, ...), or the object is a
+//! quoted title or a title in capitals ("Created \"Q3 Goals\" as a toggleable section",
+//! "Created Packing Progress Summary"), and no call's name or key names any word of it, no
+//! call can be told apart by it: a call of the claim's class backs it. Creating such a part
+//! also updates what holds it, so an update backs it too ("created a new heading block" by
+//! `API-patch-block-children`). The members of a colon list name the things themselves and
+//! keep the strict rule; so does a code span (a path or an identifier is what calls' values
+//! hold), and so does a kind of thing ("created a reservation" is not backed by
+//! `create_customer_profile`). Linking or tagging one thing to another updates it ("linked the
+//! pull request to issue #27" by `update_issue`).
+//!
 //! ## Which calls write
 //!
 //! `readonly_tools` (never) and `mutating_tools` (always) win; then the server's own word, the
@@ -164,7 +196,8 @@
 //! * **arg-mismatch**: for a claim with backing calls, in the claim's sentence, a word equal
 //!   (case-insensitively) to one of those calls' argument keys, followed, after any `:`, `=`,
 //!   `to` or stopwords, by a value (a word, a number or a quoted string; not a verb form such
-//!   as "Created") that agrees with no backing call's value for that key. Comparison ignores
+//!   as "Created"; `from` or `of` after the key leads elsewhere: "labels from different
+//!   categories" states no label) that agrees with no backing call's value for that key. Comparison ignores
 //!   case; numbers compare as numbers (`42.00` = `42`); an unquoted word agrees with a
 //!   multi-word value when the sentence continues with that value (`title: Fix flaky CI`); an
 //!   array agrees when one element does. Like is compared with like: a recorded number or
