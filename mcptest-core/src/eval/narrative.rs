@@ -16,6 +16,8 @@
 //!
 //! # The rules
 //!
+//! * **Code blocks** (between ```` ``` ```` fences; an unclosed fence runs to the end) are
+//!   code, not narration: a workflow file's "Deployment completed" claims nothing.
 //! * **Tokens** are lowercase words. Text and tool names are split the same way: on every
 //!   character that is not a letter or digit (`_ - . /` ...) and on camelCase, so `createIssue`,
 //!   `create-issue` and `github.create_issue` all give `create`, `issue`. Verb forms map to
@@ -50,8 +52,10 @@
 //!    refunded", "with the refund applied", "the items scheduled after 6 PM"); not a
 //!    participle before its noun ("14 closed issues"); not a count ("(172 blocked)", "200
 //!    migrated"); not under way ("new translations being added"; "you are being transferred"
-//!    is the agent's own act). `already` or `previously` after a perfect auxiliary is no
-//!    modifier ("I've already cancelled it" claims).
+//!    is the agent's own act); not a bare participle on a `key: value` line ("Status: Active
+//!    and properly configured"); not a `with` phrase and what `and` joins to it ("with all
+//!    data maintained and business rules properly applied"). `already` or `previously` after a
+//!    perfect auxiliary is no modifier ("I've already cancelled it" claims).
 //! 5. Its **subject is the agent**: none (a bullet, a coordinated verb) or `I`/`we`. Another
 //!    subject makes it someone else's action ("you cancelled it", "the airline cancelled your
 //!    flight"). A **completed passive** ("your order has been cancelled", "the items were
@@ -93,7 +97,8 @@
 //! ("Maria's order" reads `maria`, `order`).
 //!
 //! Identical claims (same verb, same head) count once (`claimed_actions` counts distinct
-//! claims).
+//! claims). A claim with no object that repeats the verb of a backed claim is that action told
+//! again ("migrated all 200 customer records ... - Migrated from the provided table").
 //!
 //! ## What backs a claim
 //!
@@ -125,7 +130,9 @@
 //! `"action_name": "patch_page"` patches, with `"get_block_children"` reads, whatever its
 //! body holds. An HTTP method before a read word names how a read is sent, not an action:
 //! `API-post-search` and `post_database_query` create nothing (they still count as writes for
-//! the mutating rule below). A write that carries a list of new objects (`"children": [{...}]`,
+//! the mutating rule below). A JSON body passed as a string (`"body_schema": "{\"state\":
+//! \"closed\"}"`) states its short values like any other value, and `ORDER BY` / `GROUP BY` in
+//! a statement order nothing. A write that carries a list of new objects (`"children": [{...}]`,
 //! `"files": [{...}]`) also appends them.
 //!
 //! A claim is **backed** by a call whose actions include a verb of the claim's **class** and
@@ -152,7 +159,8 @@
 //!
 //! A verb in several rows is backed by any of them. A claim made with a verb outside the documents'
 //! 22 that no call of its class backs is backed by a call that writes and names a word of its
-//! object in its name or keys or, for a generic executor, in its statement ("tagged the page" by
+//! object in its name or keys or, for a generic executor whose statement changed state (an
+//! `INSERT`, not a `SELECT`), in its statement ("tagged the page" by
 //! `API-patch-page`, "restored the orders" by `UPDATE orders ...`): the tables cannot list every
 //! verb a write performs. A write's other values are free text and do not count here (a comment
 //! that mentions the project archives nothing). Verbs of money are checked on the verb alone (their
@@ -772,6 +780,19 @@ pub fn check_narrative_with(
             vocab: &mut vocab,
         },
     );
+    // A claim with no object repeats a backed claim of its verb ("migrated all 200 customer
+    // records ... - Migrated from the provided table"): the same action, told again.
+    let mut matched = matched;
+    for ci in 0..claims.len() {
+        if matched[ci].is_empty() && claims[ci].object.is_empty() && !claims[ci].vague {
+            let verb = claims[ci].verb;
+            if let Some(other) = (0..claims.len())
+                .find(|&o| o != ci && claims[o].verb == verb && !matched[o].is_empty())
+            {
+                matched[ci] = matched[other].clone();
+            }
+        }
+    }
     for m in &matched {
         for &i in m {
             names[call_name[i]].claimed = true;

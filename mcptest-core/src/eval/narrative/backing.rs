@@ -222,7 +222,11 @@ pub(super) fn backing_calls(
                 // statement: a write's other values are free text (a comment that mentions
                 // the project archives nothing).
                 let writes = |c: &u32| evidence[*c as usize].mutating;
-                let executes = |c: &u32| evidence[*c as usize].executor;
+                // An executor only when its statement changed state: a `SELECT` that names the
+                // table wrote nothing.
+                let executes = |c: &u32| {
+                    evidence[*c as usize].executor && evidence[*c as usize].acts_by_value()
+                };
                 for &o in q.object {
                     m.extend(
                         by_word

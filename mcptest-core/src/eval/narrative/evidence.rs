@@ -627,6 +627,12 @@ impl CallEvidence {
                     .any(|a| class.contains(a)))
     }
 
+    /// True when the call's argument values, once read, performed a state-changing verb (an
+    /// executor's `INSERT INTO`, not its `SELECT`).
+    pub(super) fn acts_by_value(&self) -> bool {
+        self.value_actions.1 > self.value_actions.0
+    }
+
     /// The verbs the call performed by its name and keys.
     pub(super) fn actions<'r>(&self, arena: &'r Arena) -> &'r [u32] {
         arena.get(self.actions)
@@ -672,7 +678,16 @@ impl CallEvidence {
                 break;
             }
             match v {
-                Value::String(s) => status_verbs.extend(add(s, &mut budget, &mut ps)),
+                Value::String(s) => {
+                    status_verbs.extend(add(s, &mut budget, &mut ps));
+                    if s.trim_start().starts_with('{') {
+                        // A JSON body passed as a string (`"body_schema": "{\"state\":
+                        // \"closed\"}"`): its short string values are statuses too.
+                        for value in embedded_values(s) {
+                            status_verbs.extend(add(value, &mut budget, &mut ps));
+                        }
+                    }
+                }
                 Value::Array(xs) => stack.extend(xs.iter().rev()),
                 Value::Object(m) => {
                     for (k, x) in m.iter().rev() {
@@ -693,17 +708,27 @@ impl CallEvidence {
         };
         if let Some(actions) = named {
             // `execute_action` with `"action_name": "patch_page"` did what that name says
-            // (and `get_block_children` read), whatever its body holds.
-            self.value_actions = arena.push_range(actions);
+            // (and `get_block_children` read), whatever its body holds; a write's one-word
+            // value still says what it did (`"state": "closed"`).
+            let status = if actions.is_empty() {
+                &[][..]
+            } else {
+                &status_verbs[..]
+            };
+            self.value_actions = arena.push_range(actions.iter().chain(status).copied());
         } else if self.executor {
             // Commands are written in the base form (`CREATE TABLE`, `archive_project`); an
             // inflected verb describes data (`created_at`, "was archived").
-            // `post_search` or `post_database_query` as a value is a read sent by POST.
+            // `post_search` or `post_database_query` as a value is a read sent by POST; `ORDER
+            // BY` sorts.
+            let by = vocab.id("by");
             self.value_actions = arena.push_range(
                 ps.iter()
                     .enumerate()
                     .filter(|&(k, p)| {
-                        p.base_form && !(p.method && ps.iter().skip(k + 1).take(2).any(|n| n.read))
+                        p.base_form
+                            && !(p.method && ps.iter().skip(k + 1).take(2).any(|n| n.read))
+                            && !(by.is_some() && ps.get(k + 1).map(|n| n.id) == by)
                     })
                     .filter_map(|(_, p)| p.state_verb()),
             );
@@ -713,6 +738,21 @@ impl CallEvidence {
         pieces.scratch = ps;
         pieces.values = stack;
     }
+}
+
+/// The short string values of a JSON object written as text: each `": "value"` whose value
+/// holds no quote or backslash and at most [`STATUS_MAX`] bytes. Slices of `text`, so they
+/// are read like the call's other values.
+fn embedded_values(text: &str) -> impl Iterator<Item = &str> {
+    text.match_indices("\"").filter_map(move |(at, _)| {
+        let rest = &text[at + 1..];
+        let rest = rest
+            .strip_prefix(':')?
+            .trim_start_matches(' ')
+            .strip_prefix('"')?;
+        let end = rest.find(['"', '\\'])?;
+        (end <= STATUS_MAX && rest.as_bytes().get(end) == Some(&b'"')).then(|| &rest[..end])
+    })
 }
 
 /// Keys under which a generic executor names the action it runs.

@@ -568,13 +568,14 @@ const F_NAMING: u64 = 1 << 33;
 const F_TIME_NOUN: u64 = 1 << 34;
 const F_BEING: u64 = 1 << 35;
 const F_CAPITAL: u64 = 1 << 36;
+const F_WITH: u64 = 1 << 37;
 /// Words an object phrase passes over: stopwords, adverbs, particles, numbers.
 const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 
 /// Every word of the tables above with the flags its tables give it, so a word's facts take
 /// one lookup.
 static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
-    let tables: [(&[&str], u64); 27] = [
+    let tables: [(&[&str], u64); 28] = [
         (BOUNDARY, F_BOUNDARY),
         (&["that", "which", "who", "whom"], F_RELATIVE),
         (IRREALIS, F_IRREALIS),
@@ -602,6 +603,7 @@ static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
         (NAMING, F_NAMING),
         (TIME_NOUNS, F_TIME_NOUN),
         (&["being"], F_BEING),
+        (&["with", "without"], F_WITH),
     ];
     let singles: [(&str, u64); 9] = [
         ("by", F_BY),
@@ -1031,7 +1033,9 @@ fn read_claim(
         }
     }
     if clause_opening && !be_done && !be_now {
-        if after_label && !object_follows {
+        if (after_label || label_before(lexemes, li)) && !object_follows {
+            // "Status: cancelled", "Status: Active and properly configured": the value of a
+            // label describes.
             return None;
         }
         if next.is_some_and(|n| {
@@ -1154,7 +1158,9 @@ fn read_claim(
             if finite_after(lexemes, info, li) {
                 return None;
             }
-            if subject.is_some_and(|s| subject_before(lexemes, info, s, ph).2) {
+            if subject.is_some_and(|s| {
+                subject_before(lexemes, info, s, ph).2 || joined_to_preposition(lexemes, info, s)
+            }) {
                 return None;
             }
         }
@@ -1366,6 +1372,48 @@ fn modifies_next(l: &Lexeme, w: &WordInfo) -> bool {
             .is_some_and(|v| matches!(v.form, Form::Past | Form::BaseOrPast))
 }
 
+/// True when a `:` stands earlier in the sentence of `li`: it is on a `key: value` line.
+fn label_before(lexemes: &[Lexeme], li: usize) -> bool {
+    let sentence = lexemes[li].sentence;
+    let mut k = li;
+    while k > 0 && li - k < REACH {
+        k -= 1;
+        let l = &lexemes[k];
+        if l.sentence != sentence {
+            return false;
+        }
+        if l.kind == Kind::Sep {
+            return true;
+        }
+    }
+    false
+}
+
+/// True when the clause of `s` follows `and`/`or` and the clause before that ends in a
+/// `with` phrase with no finite verb: "with all data integrity maintained and business rules
+/// properly applied".
+fn joined_to_preposition(lexemes: &[Lexeme], info: &Infos<'_>, s: usize) -> bool {
+    let cs = clause_start(lexemes, info, s);
+    if cs < 2 || lexemes[cs - 1].sentence != lexemes[s].sentence {
+        return false;
+    }
+    let (l, w) = (&lexemes[cs - 1], &info[cs - 1]);
+    if !(l.kind == Kind::Word && w.is(F_COORD)) {
+        return false;
+    }
+    let end = cs - 2;
+    // The last `with` of the clause before, with no finite verb after it.
+    let start = clause_start(lexemes, info, end);
+    let Some(with) = (start..end)
+        .rev()
+        .find(|&k| lexemes[k].kind == Kind::Word && info[k].is(F_WITH))
+    else {
+        return false;
+    };
+    !(with..=end)
+        .any(|k| lexemes[k].kind == Kind::Word && (info[k].is(F_FINITE) || info[k].is(F_HAVE)))
+}
+
 /// The first lexeme of the clause `li` stands in.
 fn clause_start(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> usize {
     let sentence = lexemes[li].sentence;
@@ -1523,7 +1571,7 @@ fn object_after(lexemes: &[Lexeme], info: &Infos<'_>, li: usize, ph: &mut Phrase
                 }
                 // "a comment summarising the timeout": a participle after the noun opens a
                 // clause of its own ("the shipping address": before it, a modifier).
-                if started && !in_target && w.is(F_ING) {
+                if started && !in_target && w.is(F_ING) && !w.is(F_CAPITAL) {
                     break;
                 }
                 if w.is(F_PREPOSITION) || w.is(F_BY) {

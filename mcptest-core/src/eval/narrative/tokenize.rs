@@ -78,7 +78,9 @@ fn is_word_char(c: char) -> bool {
 
 fn is_connector(prev: char, c: char, next: char) -> bool {
     match c {
-        '-' | '.' | '/' | '@' | '+' | '\'' | '\u{2019}' => is_word_char(prev) && is_word_char(next),
+        '-' | '.' | '/' | '@' | '+' | '&' | '\'' | '\u{2019}' => {
+            is_word_char(prev) && is_word_char(next)
+        }
         ',' => prev.is_ascii_digit() && next.is_ascii_digit(),
         _ => false,
     }
@@ -309,6 +311,17 @@ pub(super) fn lex(text: &str) -> Lexed {
             } else {
                 end
             };
+            continue;
+        }
+        if c == '`' && text.as_bytes()[b..].starts_with(b"```") {
+            // A fenced code block is code (a workflow file, a script), not narration: it
+            // claims nothing. An unclosed fence runs to the end, as Markdown renders it.
+            close_sentence(&mut out, b, &mut sentence_start, &mut first_lexeme);
+            b = text[b + 3..]
+                .find("```")
+                .map_or(text.len(), |k| b + 3 + k + 3);
+            sentence_start = b;
+            prev = Some('\n');
             continue;
         }
         if let Some(close) = closing_quote(prev, c, char_at(text, next_b))
