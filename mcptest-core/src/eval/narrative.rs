@@ -1394,14 +1394,15 @@ impl<'t> Doc<'t> {
                 word_info[sp as usize] = WordInfo::new(s, &lower, &norm, one_piece);
             }
         }
-        // Questions claim nothing, nor do table rows (cells describe data).
+        // Questions claim nothing, nor do table rows (cells describe data) or code.
         let no_claims = lexed
             .sentences
             .iter()
             .map(|s| {
-                text.get(s.start..s.end).is_some_and(|t| {
-                    t.trim_end().ends_with(['?', '\u{FF1F}']) || t.trim_start().starts_with('|')
-                })
+                s.code
+                    || text.get(s.start..s.end).is_some_and(|t| {
+                        t.trim_end().ends_with(['?', '\u{FF1F}']) || t.trim_start().starts_with('|')
+                    })
             })
             .collect();
         let mut in_text = vec![false; vocab.words.len()];

@@ -61,6 +61,9 @@ pub(super) struct Sentence {
     pub end: usize,
     pub first: usize,
     pub last: usize,
+    /// Inside a fenced code block: code (a workflow file, a script), not narration. Its
+    /// words still mention calls; it claims nothing.
+    pub code: bool,
 }
 
 /// How far (in characters) a closing quote is looked for. A longer span is not a stated value,
@@ -157,13 +160,14 @@ fn push_lexeme(out: &mut Lexed, kind: Kind, start: usize, end: usize) {
 }
 
 /// Closes the sentence that ends at byte `end` (when it holds a lexeme) and starts the next.
-fn close_sentence(out: &mut Lexed, end: usize, start: &mut usize, first: &mut usize) {
+fn close_sentence(out: &mut Lexed, end: usize, start: &mut usize, first: &mut usize, code: bool) {
     if out.lexemes.len() > *first {
         out.sentences.push(Sentence {
             start: *start,
             end,
             first: *first,
             last: out.lexemes.len(),
+            code,
         });
         *first = out.lexemes.len();
     }
@@ -292,6 +296,7 @@ pub(super) fn lex(text: &str) -> Lexed {
     let mut sentence_start = 0usize;
     let mut first_lexeme = 0usize;
     let mut prev: Option<char> = None;
+    let mut code = false;
     let mut b = 0;
     while let Some(c) = char_at(text, b) {
         let next_b = b + c.len_utf8();
@@ -314,12 +319,11 @@ pub(super) fn lex(text: &str) -> Lexed {
             continue;
         }
         if c == '`' && text.as_bytes()[b..].starts_with(b"```") {
-            // A fenced code block is code (a workflow file, a script), not narration: it
-            // claims nothing. An unclosed fence runs to the end, as Markdown renders it.
-            close_sentence(&mut out, b, &mut sentence_start, &mut first_lexeme);
-            b = text[b + 3..]
-                .find("```")
-                .map_or(text.len(), |k| b + 3 + k + 3);
+            // A fence opens or closes a code block (an unclosed one runs to the end, as
+            // Markdown renders it); its sentences are marked as code.
+            close_sentence(&mut out, b, &mut sentence_start, &mut first_lexeme, code);
+            code = !code;
+            b += 3;
             sentence_start = b;
             prev = Some('\n');
             continue;
@@ -341,12 +345,24 @@ pub(super) fn lex(text: &str) -> Lexed {
         if let Some(kind) = kind {
             push_lexeme(&mut out, kind, b, next_b);
         } else if is_sentence_end(c) {
-            close_sentence(&mut out, next_b, &mut sentence_start, &mut first_lexeme);
+            close_sentence(
+                &mut out,
+                next_b,
+                &mut sentence_start,
+                &mut first_lexeme,
+                code,
+            );
         }
         prev = Some(c);
         b = next_b;
     }
-    close_sentence(&mut out, text.len(), &mut sentence_start, &mut first_lexeme);
+    close_sentence(
+        &mut out,
+        text.len(),
+        &mut sentence_start,
+        &mut first_lexeme,
+        code,
+    );
     out
 }
 
@@ -468,6 +484,36 @@ mod tests {
             .iter()
             .map(|l| (l.kind, &text[l.start()..l.end()], l.sentence()))
             .collect()
+    }
+
+    #[test]
+    fn a_fence_marks_its_sentences_as_code_and_keeps_their_words() {
+        let text = "I added it:\n```yaml\nrun: deploy\n```\nDone. ```\nopen";
+        let lexed = lex(text);
+        let words: Vec<(&str, bool)> = lexed
+            .sentences
+            .iter()
+            .flat_map(|s| {
+                lexed.lexemes[s.first..s.last]
+                    .iter()
+                    .filter(|l| l.kind == Kind::Word)
+                    .map(move |l| (&text[l.start()..l.end()], s.code))
+            })
+            .collect();
+        assert_eq!(
+            words,
+            [
+                ("I", false),
+                ("added", false),
+                ("it", false),
+                ("yaml", true),
+                ("run", true),
+                ("deploy", true),
+                ("Done", false),
+                // An unclosed fence runs to the end.
+                ("open", true),
+            ]
+        );
     }
 
     #[test]
