@@ -185,8 +185,15 @@
 //! also updates what holds it, so an update backs it too ("created a new heading block" by
 //! `API-patch-block-children`). The members of a colon list name the things themselves and
 //! keep the strict rule; so does a code span (a path or an identifier is what calls' values
-//! hold), and so does a kind of thing ("created a reservation" is not backed by
-//! `create_customer_profile`). Linking or tagging one thing to another updates it ("linked the
+//! hold). A quoted title anywhere in the object makes it a title ("Deleted \"Knitties\"
+//! project" by `API-patch-page` with `archived`). A kind of thing no call names is backed by
+//! a call of its class whose name names only a stored thing of any kind (page, block, child,
+//! record, row, item, entry, object, node, entity: "added the new project" by `API-post-page`
+//! into a database of projects), unless the object names its things by a list or an
+//! identifier; a tool for one kind does not hold another ("created a reservation" is not
+//! backed by `create_customer_profile`). A call that passes a statement (an argument `sql`,
+//! `query`, `statement`, `command`, `cmd` or `script`: `apply_migration` with `CREATE
+//! INDEX ...`) is read through it like a generic executor. Linking or tagging one thing to another updates it ("linked the
 //! pull request to issue #27" by `update_issue`).
 //!
 //! ## Which calls write
@@ -767,6 +774,7 @@ pub fn check_narrative_with(
             vague: claim.vague,
             any_write: !lexicon::is_base_mutating_verb(vocab.word(claim.verb)),
             part: claim.loose,
+            named_things: claim.listed || claim.object.iter().any(|&o| has_digit(vocab.word(o))),
         })
         .collect();
     let matched = backing_calls(
@@ -1289,6 +1297,8 @@ struct Claim {
     /// section"), not a list of members: a call of the class backs it when no call's name or key
     /// names a word of it.
     loose: bool,
+    /// The object names its members in a list after a colon.
+    listed: bool,
     first: Occurrence,
     occurrences: Vec<Occurrence>,
 }
@@ -1481,17 +1491,17 @@ impl<'t> Doc<'t> {
                     by_stem.insert((verb, head, r.vague), out.len());
                     // A part named by the narrative's own word, or by a quoted title; not the
                     // members of a list, which name the things themselves.
+                    // A quoted title, not a code span: a path or an identifier is what the
+                    // calls' values hold.
+                    let title = |li: usize| {
+                        let l = &self.lexed.lexemes[li];
+                        l.kind == Kind::Quoted
+                            && self.text.as_bytes().get(l.start().wrapping_sub(1)) != Some(&b'`')
+                    };
                     let loose = !r.listed
                         && (r.titled
-                            || r.head.is_some_and(|li| {
-                                let l = &self.lexed.lexemes[li];
-                                // A quoted title, not a code span: a path or an identifier
-                                // is what the calls' values hold.
-                                (l.kind == Kind::Quoted
-                                    && self.text.as_bytes().get(l.start().wrapping_sub(1))
-                                        != Some(&b'`'))
-                                    || head.is_some_and(|h| lexicon::is_part_noun(vocab.word(h)))
-                            }));
+                            || phrases.get(r.object).iter().any(|&li| title(li))
+                            || head.is_some_and(|h| lexicon::is_part_noun(vocab.word(h))));
                     out.push(Claim {
                         verb,
                         head,
@@ -1499,6 +1509,7 @@ impl<'t> Doc<'t> {
                         target: self.phrase_ids(phrases.get(r.target)),
                         vague: r.vague,
                         loose,
+                        listed: r.listed,
                         first: occ,
                         occurrences: vec![occ],
                     });

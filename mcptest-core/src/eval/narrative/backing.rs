@@ -39,6 +39,9 @@ pub(super) struct Query<'q> {
     /// object is only a quoted title: when no call's name or key names a word of the object,
     /// a call of the class backs it.
     pub part: bool,
+    /// The object names its things by their own names: a colon list of members or an
+    /// identifier ("rev2024"), which the calls' values can be checked against.
+    pub named_things: bool,
 }
 
 /// Lists of `u32` keyed by small integers (word ids), stored contiguously.
@@ -208,7 +211,21 @@ pub(super) fn backing_calls(
                     break;
                 }
             }
-            if m.is_empty() && q.part && q.object.iter().all(|&o| !named[o as usize]) {
+            let unnamed = q.object.iter().all(|&o| !named[o as usize]);
+            if m.is_empty() && !q.object.is_empty() && unnamed && !q.part && !q.named_things {
+                // A kind no call names, stored by a tool named only for stored things
+                // ("added the new project" by `API-post-page` into a database of projects).
+                for &a in q.class {
+                    m.extend(
+                        by_action
+                            .get(a)
+                            .iter()
+                            .filter(|&&c| evidence[c as usize].container)
+                            .map(|&c| c as usize),
+                    );
+                }
+            }
+            if m.is_empty() && q.part && unnamed {
                 // The narrative's own word for a part of what a call changed ("a new entry",
                 // "the parent", "a toggleable section"): no call's name or key names it, so no
                 // call can be told apart by it, and a call that performed the verb backs it.

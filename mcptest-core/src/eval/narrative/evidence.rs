@@ -21,6 +21,13 @@ const EXECUTORS: &[&str] = &[
     "mutate", "mutation", "graphql", "batch", "action", "script", "api",
 ];
 
+/// Words for any kind of thing a tool stores: a tool named only by them (`API-post-page`,
+/// `insert_row`, `API-patch-block-children`) holds whatever kind the narrative names ("added
+/// the new project" to a database of projects).
+const CONTAINERS: &[&str] = &[
+    "page", "block", "child", "record", "row", "item", "entry", "object", "node", "entity",
+];
+
 /// Name words that open a question, not an action (`can_send_mms`, `is_enabled`).
 const QUERY_PREFIXES: &[&str] = &[
     "can",
@@ -115,6 +122,8 @@ pub(super) struct PieceFacts {
     /// An HTTP method (`post`, `put`, `patch`): before a read word it names how a read is sent
     /// (`API-post-search`, `post_database_query`), not an action.
     method: bool,
+    /// A word for any kind of thing a tool stores (`page`, `block`, `record`, `row`, `item`).
+    container: bool,
     /// The verb an action noun names.
     action_noun: Option<u32>,
     /// True when the raw piece has 3 or more characters (a salient part of a name).
@@ -144,6 +153,7 @@ impl PieceFacts {
             base_form: false,
             noun_first: false,
             method: false,
+            container: false,
             action_noun: None,
             long: raw.chars().nth(2).is_some(),
         }
@@ -227,6 +237,7 @@ impl<'a> Pieces<'a> {
             base_form: norm.as_ref() == lower,
             noun_first: matches!(norm.as_ref(), "issue" | "process"),
             method: matches!(lower, "post" | "put" | "patch"),
+            container: CONTAINERS.contains(&norm.as_ref()),
             action_noun: action_noun(&norm).map(|a| vocab.intern_borrowed(a)),
             long: raw.chars().nth(2).is_some(),
         }
@@ -420,6 +431,8 @@ pub(super) struct NameFacts {
     /// Range in `Arena::ids`: the verbs the name performs.
     actions: (u32, u32),
     pub executor: bool,
+    /// True when the name's things are all words for any stored thing (`API-post-page`).
+    pub container: bool,
     /// True when the name's verb is of another language (`crear_solicitud`): its other words
     /// cannot be compared with an English narrative, so any object matches.
     pub foreign: bool,
@@ -478,6 +491,11 @@ impl NameFacts {
             .find(|p| !p.executor && (p.read || p.verb.is_some()))
             .is_some_and(|p| p.read);
         let executor = !specific && !reads && ps.iter().any(|p| p.executor);
+        // Named only by words for any stored thing, besides its verbs and executor words.
+        let mut things = ps
+            .iter()
+            .filter(|p| p.verb.is_none() && !p.executor && !p.read && !p.joiner && p.long);
+        let container = things.clone().next().is_some() && things.all(|p| p.container);
         let base22 = ps.iter().any(|p| p.base22);
         let long = arena.push_range(ps.iter().filter(|p| p.long).map(|p| p.id));
         let all = arena.push_range(ps.iter().filter(|p| !p.long).map(|p| p.id));
@@ -492,6 +510,7 @@ impl NameFacts {
             salient: long.1 - long.0,
             actions,
             executor,
+            container,
             foreign,
             writes,
             verbless,
@@ -528,6 +547,8 @@ pub(super) struct CallEvidence {
     values_count: bool,
     /// True when any object matches (a tool named in another language).
     pub any_object: bool,
+    /// True when its name names only a stored thing of any kind (`API-post-page`).
+    pub container: bool,
     /// True when its name names no verb: a one-word argument value may say what it did.
     pub verbless: bool,
 }
@@ -582,6 +603,15 @@ impl CallEvidence {
                 }
             }
         }
+        // A call that passes a statement (`apply_migration` with `query`, a tool with `sql`)
+        // is read through it like a generic executor.
+        let statement = matches!(&call.args, Some(Value::Object(m)) if m.iter().any(|(k, v)| {
+            v.is_string()
+                && matches!(
+                    k.to_ascii_lowercase().as_str(),
+                    "sql" | "query" | "statement" | "command" | "cmd" | "script"
+                )
+        }));
         // A write that carries a list of new things adds them: `API-patch-block-children`
         // with `children`, `push_files` with `files` ("created a heading block", "created
         // `src/main.js`").
@@ -599,9 +629,10 @@ impl CallEvidence {
             value_actions: (0, 0),
             mutating,
             can_back,
-            executor: facts.executor,
-            values_count: can_back && (mutating || facts.executor || facts.verbless),
+            executor: facts.executor || statement,
+            values_count: can_back && (mutating || facts.executor || statement || facts.verbless),
             any_object: facts.foreign,
+            container: facts.container,
             verbless: facts.verbless,
         }
     }

@@ -899,6 +899,7 @@ const PART_NOUNS: &[&str] = &[
     "implementation",
     "framework",
     "mechanism",
+    "documentation",
     "entry",
     "item",
     "section",
