@@ -607,10 +607,8 @@ impl CallEvidence {
         // is read through it like a generic executor.
         let statement = matches!(&call.args, Some(Value::Object(m)) if m.iter().any(|(k, v)| {
             v.is_string()
-                && matches!(
-                    k.to_ascii_lowercase().as_str(),
-                    "sql" | "query" | "statement" | "command" | "cmd" | "script"
-                )
+                && (3..=9).contains(&k.len())
+                && STATEMENT_KEYS.iter().any(|s| s.eq_ignore_ascii_case(k))
         }));
         // A write that carries a list of new things adds them: `API-patch-block-children`
         // with `children`, `push_files` with `files` ("created a heading block", "created
@@ -786,6 +784,9 @@ fn embedded_values(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// Keys whose string value is a statement to run (`apply_migration` with `query`).
+const STATEMENT_KEYS: &[&str] = &["sql", "query", "statement", "command", "cmd", "script"];
+
 /// Keys under which a generic executor names the action it runs.
 const ACTION_KEYS: &[&str] = &[
     "action",
@@ -813,9 +814,8 @@ fn named_action<'a>(
         return None;
     };
     let name = m.iter().find_map(|(k, v)| {
-        let key = k.to_ascii_lowercase();
         let name = v.as_str()?;
-        (ACTION_KEYS.contains(&key.as_str())
+        (ACTION_KEYS.iter().any(|a| a.eq_ignore_ascii_case(k))
             && name.len() <= 64
             && !name.contains(char::is_whitespace))
         .then_some(name)
