@@ -191,9 +191,10 @@
 //! record, row, item, entry, object, node, entity: "added the new project" by `API-post-page`
 //! into a database of projects), unless the object names its things by a list or an
 //! identifier; a tool for one kind does not hold another ("created a reservation" is not
-//! backed by `create_customer_profile`). A call that passes a statement (an argument `sql`,
-//! `query`, `statement`, `command`, `cmd` or `script`: `apply_migration` with `CREATE
-//! INDEX ...`) is read through it like a generic executor. Linking or tagging one thing to another updates it ("linked the
+//! backed by `create_customer_profile`). A write or a verbless call that passes a statement
+//! (an argument `sql`, `query`, `statement`, `command`, `cmd` or `script`: `apply_migration`
+//! with `CREATE INDEX ...`) is read through it like a generic executor; a read's query is a
+//! question (`search_documentation` with "how to create a page" creates nothing). Linking or tagging one thing to another updates it ("linked the
 //! pull request to issue #27" by `update_issue`).
 //!
 //! ## Which calls write
@@ -1293,9 +1294,9 @@ struct Claim {
     /// Backed by any state-changing call ("processed your request").
     vague: bool,
     /// The object is the narrative's own word for a part of what a call changed ("a new
-    /// entry", [`lexicon::is_part_noun`]) or a quoted title ("created \"Q3 goals\" as a
-    /// section"), not a list of members: a call of the class backs it when no call's name or key
-    /// names a word of it.
+    /// entry", [`lexicon::is_part_noun`]) or a title, quoted ("created \"Q3 goals\" as a
+    /// section") or in capitals, not a list of members: a call of the class backs it when no
+    /// call's name or key names a word of it.
     loose: bool,
     /// The object names its members in a list after a colon.
     listed: bool,

@@ -5,9 +5,12 @@
 //! that performed the class are read (for a generic executor, its values may also name the
 //! action, and a write's one-word value may say what it did), and a value word counts; failing
 //! that too, when the object holds a word no name or key holds, a word sharing a prefix with an
-//! object word counts ("bag" / "baggage"). Last, a claim made with a verb outside the
-//! documents' 22 is backed by a write that names a word of its object in its name, keys or
-//! executor statement, whatever its verb.
+//! object word counts ("bag" / "baggage"). When no call's name or key names any word of the
+//! object, the object is the narrative's own word: for a part or a title, a call of the class
+//! backs it; for a kind of thing, a call of the class named only for stored things of any kind
+//! (`API-post-page`) does. Last, a claim made with a verb outside the documents' 22 is backed
+//! by a write that names a word of its object in its name, keys or the statement of an
+//! executor that changed state, whatever its verb.
 //!
 //! Both rounds look words up in lists keyed by word id, built by counting sort and holding only
 //! the words claims ask about, so a long trace costs one pass over its calls and no sorting.
@@ -36,8 +39,8 @@ pub(super) struct Query<'q> {
     /// call that writes and touches its object does ("tagged the page" by `API-patch-page`).
     pub any_write: bool,
     /// The object's head names a part of a document or a data set ("a new entry"), or the
-    /// object is only a quoted title: when no call's name or key names a word of the object,
-    /// a call of the class backs it.
+    /// object is a title (quoted, or in capitals): when no call's name or key names a word of
+    /// the object, a call of the class backs it.
     pub part: bool,
     /// The object names its things by their own names: a colon list of members or an
     /// identifier ("rev2024"), which the calls' values can be checked against.

@@ -603,13 +603,15 @@ impl CallEvidence {
                 }
             }
         }
-        // A call that passes a statement (`apply_migration` with `query`, a tool with `sql`)
-        // is read through it like a generic executor.
-        let statement = matches!(&call.args, Some(Value::Object(m)) if m.iter().any(|(k, v)| {
-            v.is_string()
-                && (3..=9).contains(&k.len())
-                && STATEMENT_KEYS.iter().any(|s| s.eq_ignore_ascii_case(k))
-        }));
+        // A write or a verbless call that passes a statement (`apply_migration` with `query`,
+        // a tool with `sql`) is read through it like a generic executor; a read's query is a
+        // question (`search_documentation` with "how to create pages" creates nothing).
+        let statement = (mutating || facts.verbless)
+            && matches!(&call.args, Some(Value::Object(m)) if m.iter().any(|(k, v)| {
+                v.is_string()
+                    && (3..=9).contains(&k.len())
+                    && STATEMENT_KEYS.iter().any(|s| s.eq_ignore_ascii_case(k))
+            }));
         // A write that carries a list of new things adds them: `API-patch-block-children`
         // with `children`, `push_files` with `files` ("created a heading block", "created
         // `src/main.js`").
