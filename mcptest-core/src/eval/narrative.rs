@@ -123,7 +123,7 @@
 //! word also matches the other words tools name that thing by: issue, ticket, story, bug;
 //! description, body; repository, repo; directory, folder, dir; document, doc; database, db;
 //! message, msg; pr, pull; event, meeting; email, mail; configuration, config; environment,
-//! env.
+//! env. A merge claim on a branch also matches a pull request (merging one merges its branch).
 //!
 //! A generic executor that names its action under a key (`action`, `action_name`,
 //! `operation`, `tool`, `function`, ...) does what that name says: `execute_action` with
@@ -729,6 +729,14 @@ pub fn check_narrative_with(
         .iter()
         .map(|claim| {
             let mut words = claim.object.clone();
+            let base = vocab.word(claim.verb);
+            let extra: Vec<&'static str> = claim
+                .object
+                .iter()
+                .flat_map(|&o| lexicon::action_synonyms(base, vocab.word(o)))
+                .copied()
+                .collect();
+            words.extend(extra.into_iter().map(|w| vocab.intern_borrowed(w)));
             for &o in &claim.object {
                 let synonyms = lexicon::object_synonyms(vocab.word(o));
                 words.extend(

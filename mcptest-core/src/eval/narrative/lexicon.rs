@@ -949,6 +949,16 @@ pub(super) fn object_synonyms(word: &str) -> &'static [&'static str] {
         .unwrap_or(&[])
 }
 
+/// The other words a claim of `base` on a normalized noun may find the thing by, where the
+/// action makes them one: merging a pull request merges its branch ("merged the feature
+/// branch" by `merge_pull_request`).
+pub(super) fn action_synonyms(base: &str, word: &str) -> &'static [&'static str] {
+    match (base, word) {
+        ("merge", "branch") => &["pr", "pull"],
+        _ => &[],
+    }
+}
+
 /// Tool-name verbs of other languages, for the action of a tool named in them
 /// (`crear_solicitud` creates). Only tool names read this table; a narrative's words do not.
 const FOREIGN_NAME_VERBS: &[(&str, &str)] = &[
