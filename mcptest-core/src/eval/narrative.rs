@@ -800,14 +800,19 @@ pub fn check_narrative_with(
     // A claim with no object repeats a backed claim of its verb ("migrated all 200 customer
     // records ... - Migrated from the provided table"): the same action, told again.
     let mut matched = matched;
-    for ci in 0..claims.len() {
-        if matched[ci].is_empty() && claims[ci].object.is_empty() && !claims[ci].vague {
-            let verb = claims[ci].verb;
-            if let Some(other) = (0..claims.len())
-                .find(|&o| o != ci && claims[o].verb == verb && !matched[o].is_empty())
-            {
-                matched[ci] = matched[other].clone();
-            }
+    let mut backed_verb: HashMap<u32, usize> = HashMap::default();
+    for (ci, claim) in claims.iter().enumerate() {
+        if !matched[ci].is_empty() {
+            backed_verb.entry(claim.verb).or_insert(ci);
+        }
+    }
+    for (ci, claim) in claims.iter().enumerate() {
+        if matched[ci].is_empty()
+            && claim.object.is_empty()
+            && !claim.vague
+            && let Some(&other) = backed_verb.get(&claim.verb)
+        {
+            matched[ci] = matched[other].clone();
         }
     }
     for m in &matched {
@@ -1498,10 +1503,10 @@ impl<'t> Doc<'t> {
                 Some(&c) => out[c].occurrences.push(occ),
                 None => {
                     by_stem.insert((verb, head, r.vague), out.len());
-                    // A part named by the narrative's own word, or by a quoted title; not the
-                    // members of a list, which name the things themselves.
-                    // A quoted title, not a code span: a path or an identifier is what the
-                    // calls' values hold.
+                    // A part named by the narrative's own word, or a title (in capitals, as
+                    // the grammar found, or quoted: not a code span, since a path or an
+                    // identifier is what the calls' values hold); not the members of a list,
+                    // which name the things themselves.
                     let title = |li: usize| {
                         let l = &self.lexed.lexemes[li];
                         l.kind == Kind::Quoted

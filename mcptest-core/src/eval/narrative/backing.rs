@@ -143,9 +143,7 @@ pub(super) fn backing_calls(
     let by_name = |class: &[u32], object: &[u32], out: &mut Vec<usize>| {
         let performs = |c: u32| evidence[c as usize].performs_by_name(arena, class);
         if object.is_empty() {
-            for &a in class {
-                out.extend(by_action.get(a).iter().map(|&c| c as usize));
-            }
+            out.extend(performing(&by_action, class));
             return;
         }
         out.extend(
@@ -214,28 +212,20 @@ pub(super) fn backing_calls(
                     break;
                 }
             }
-            let unnamed = q.object.iter().all(|&o| !named[o as usize]);
-            if m.is_empty() && !q.object.is_empty() && unnamed && !q.part && !q.named_things {
-                // A kind no call names, stored by a tool named only for stored things
-                // ("added the new project" by `API-post-page` into a database of projects).
-                for &a in q.class {
-                    m.extend(
-                        by_action
-                            .get(a)
-                            .iter()
-                            .filter(|&&c| evidence[c as usize].container)
-                            .map(|&c| c as usize),
-                    );
+            if m.is_empty() && !q.object.is_empty() && q.object.iter().all(|&o| !named[o as usize])
+            {
+                // The narrative's own word: no call's name or key names it, so no call can be
+                // told apart by it.
+                if q.part {
+                    // A part of what a call changed ("a new entry", "the parent", "a
+                    // toggleable section"): a call that performed the verb backs it.
+                    m.extend(performing(&by_action, q.class));
+                    deep.touching(q.class, &[], false, evidence, arena, m);
+                } else if !q.named_things {
+                    // A kind, stored by a tool named only for stored things ("added the new
+                    // project" by `API-post-page` into a database of projects).
+                    m.extend(performing(&by_action, q.class).filter(|&c| evidence[c].container));
                 }
-            }
-            if m.is_empty() && q.part && unnamed {
-                // The narrative's own word for a part of what a call changed ("a new entry",
-                // "the parent", "a toggleable section"): no call's name or key names it, so no
-                // call can be told apart by it, and a call that performed the verb backs it.
-                for &a in q.class {
-                    m.extend(by_action.get(a).iter().map(|&c| c as usize));
-                }
-                deep.touching(q.class, &[], false, evidence, arena, m);
             }
             if m.is_empty() && q.any_write && !q.object.is_empty() {
                 // Exact words only, of the call's name and keys, or of an executor's
@@ -273,6 +263,13 @@ pub(super) fn backing_calls(
         m.dedup();
     }
     matched
+}
+
+/// The calls whose name or keys performed a verb of `class` (a call once per verb it did).
+fn performing<'l>(by_action: &'l Lists, class: &'l [u32]) -> impl Iterator<Item = usize> + 'l {
+    class
+        .iter()
+        .flat_map(|&a| by_action.get(a).iter().map(|&c| c as usize))
 }
 
 /// The calls that performed a class some unbacked claim asks for, their argument values read,

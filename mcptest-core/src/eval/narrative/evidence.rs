@@ -5,7 +5,7 @@
 
 use super::lexicon::{
     action_noun, foreign_name_verb, has_digit, is_base_mutating_verb, is_light_verb, is_read_verb,
-    is_state_verb, normalize, verb_class,
+    is_state_verb, is_stored_thing, normalize, verb_class,
 };
 use super::tokenize::{clip, name_pieces};
 use super::{Vocab, lowered};
@@ -19,13 +19,6 @@ use std::borrow::Cow;
 const EXECUTORS: &[&str] = &[
     "execute", "exec", "run", "sql", "command", "cmd", "shell", "eval", "invoke", "perform",
     "mutate", "mutation", "graphql", "batch", "action", "script", "api",
-];
-
-/// Words for any kind of thing a tool stores: a tool named only by them (`API-post-page`,
-/// `insert_row`, `API-patch-block-children`) holds whatever kind the narrative names ("added
-/// the new project" to a database of projects).
-const CONTAINERS: &[&str] = &[
-    "page", "block", "child", "record", "row", "item", "entry", "object", "node", "entity",
 ];
 
 /// Name words that open a question, not an action (`can_send_mms`, `is_enabled`).
@@ -237,7 +230,7 @@ impl<'a> Pieces<'a> {
             base_form: norm.as_ref() == lower,
             noun_first: matches!(norm.as_ref(), "issue" | "process"),
             method: matches!(lower, "post" | "put" | "patch"),
-            container: CONTAINERS.contains(&norm.as_ref()),
+            container: is_stored_thing(&norm),
             action_noun: action_noun(&norm).map(|a| vocab.intern_borrowed(a)),
             long: raw.chars().nth(2).is_some(),
         }
@@ -337,16 +330,22 @@ impl<'a> Pieces<'a> {
                 break;
             }
             match v {
-                Value::String(s) if s.len() <= STATUS_MAX => {
-                    let mut spans = std::mem::take(&mut self.spans);
-                    spans.clear();
-                    name_pieces(s, &mut spans);
-                    let piece = status_piece(s, &spans);
-                    self.spans = spans;
-                    if let Some(raw) = piece
-                        && self.facts(raw, vocab).state_verb().is_some_and(&wanted)
-                    {
-                        found = true;
+                Value::String(s) => {
+                    let short = Some(s.as_str()).filter(|s| s.len() <= STATUS_MAX);
+                    for text in short.into_iter().chain(embedded_values(s)) {
+                        let mut spans = std::mem::take(&mut self.spans);
+                        spans.clear();
+                        name_pieces(text, &mut spans);
+                        let piece = status_piece(text, &spans);
+                        self.spans = spans;
+                        if let Some(raw) = piece
+                            && self.facts(raw, vocab).state_verb().is_some_and(&wanted)
+                        {
+                            found = true;
+                            break;
+                        }
+                    }
+                    if found {
                         break;
                     }
                 }
@@ -393,7 +392,7 @@ fn name_actions(pieces: &[PieceFacts], out: &mut Vec<u32>) -> bool {
     else {
         return false;
     };
-    if pieces[i].read || (pieces[i].method && pieces[i + 1..].iter().any(|p| p.read)) {
+    if pieces[i].read || sends_read(pieces, i) {
         return false;
     }
     while let Some(verb) = pieces.get(i).and_then(|p| p.verb) {
@@ -419,6 +418,12 @@ fn name_actions(pieces: &[PieceFacts], out: &mut Vec<u32>) -> bool {
         }
     }
     foreign
+}
+
+/// True when piece `k` is an HTTP method that sends a read (a read word among the next two
+/// pieces): `API-post-search`, `post_database_query`, a `POST` to `/v1/search`.
+fn sends_read(pieces: &[PieceFacts], k: usize) -> bool {
+    pieces[k].method && pieces[k + 1..].iter().take(2).any(|p| p.read)
 }
 
 /// Facts shared by every call of one tool name. Its word and action ids live in the shared
@@ -711,12 +716,8 @@ impl CallEvidence {
             match v {
                 Value::String(s) => {
                     status_verbs.extend(add(s, &mut budget, &mut ps));
-                    if s.trim_start().starts_with('{') {
-                        // A JSON body passed as a string (`"body_schema": "{\"state\":
-                        // \"closed\"}"`): its short string values are statuses too.
-                        for value in embedded_values(s) {
-                            status_verbs.extend(add(value, &mut budget, &mut ps));
-                        }
+                    for value in embedded_values(s) {
+                        status_verbs.extend(add(value, &mut budget, &mut ps));
                     }
                 }
                 Value::Array(xs) => stack.extend(xs.iter().rev()),
@@ -758,7 +759,7 @@ impl CallEvidence {
                     .enumerate()
                     .filter(|&(k, p)| {
                         p.base_form
-                            && !(p.method && ps.iter().skip(k + 1).take(2).any(|n| n.read))
+                            && !sends_read(&ps, k)
                             && !(by.is_some() && ps.get(k + 1).map(|n| n.id) == by)
                     })
                     .filter_map(|(_, p)| p.state_verb()),
@@ -771,11 +772,14 @@ impl CallEvidence {
     }
 }
 
-/// The short string values of a JSON object written as text: each `": "value"` whose value
-/// holds no quote or backslash and at most [`STATUS_MAX`] bytes. Slices of `text`, so they
-/// are read like the call's other values.
+/// The short string values of a JSON object written as text (`"body_schema": "{\"state\":
+/// \"closed\"}"`): each `": "value"` whose value holds no quote or backslash and at most
+/// [`STATUS_MAX`] bytes; none when `text` is no object. Slices of `text`, so they are read like
+/// the call's other values, and may be statuses too.
 fn embedded_values(text: &str) -> impl Iterator<Item = &str> {
-    text.match_indices("\"").filter_map(move |(at, _)| {
+    let object = text.trim_start().starts_with('{');
+    let quotes = if object { text } else { "" };
+    quotes.match_indices("\"").filter_map(move |(at, _)| {
         let rest = &text[at + 1..];
         let rest = rest
             .strip_prefix(':')?

@@ -575,7 +575,7 @@ const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 /// Every word of the tables above with the flags its tables give it, so a word's facts take
 /// one lookup.
 static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
-    let tables: [(&[&str], u64); 28] = [
+    let tables: [(&[&str], u64); 27] = [
         (BOUNDARY, F_BOUNDARY),
         (&["that", "which", "who", "whom"], F_RELATIVE),
         (IRREALIS, F_IRREALIS),
@@ -602,10 +602,10 @@ static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
         (&["the", "a", "an"], F_ARTICLE),
         (NAMING, F_NAMING),
         (TIME_NOUNS, F_TIME_NOUN),
-        (&["being"], F_BEING),
         (&["with", "without"], F_WITH),
     ];
-    let singles: [(&str, u64); 9] = [
+    let singles: [(&str, u64); 10] = [
+        ("being", F_BEING),
         ("by", F_BY),
         ("me", F_AGENT_OBJECT),
         ("us", F_AGENT_OBJECT),

@@ -939,6 +939,20 @@ pub(super) fn is_part_noun(word: &str) -> bool {
     PART_NOUNS.contains(&word)
 }
 
+/// Words for any kind of thing a tool stores, as a tool's name uses them: a tool named only by
+/// them (`API-post-page`, `insert_row`, `API-patch-block-children`) holds whatever kind the
+/// narrative names ("added the new project" to a database of projects). The narrative-side
+/// counterpart is [`PART_NOUNS`].
+const STORED_THINGS: &[&str] = &[
+    "page", "block", "child", "record", "row", "item", "entry", "object", "node", "entity",
+];
+
+/// True when a normalized word of a tool name names any kind of stored thing
+/// ([`STORED_THINGS`]).
+pub(super) fn is_stored_thing(word: &str) -> bool {
+    STORED_THINGS.contains(&word)
+}
+
 /// The words for the thing a normalized noun names, itself among them ([`OBJECT_SYNONYMS`]);
 /// empty for a noun no group holds.
 pub(super) fn object_synonyms(word: &str) -> &'static [&'static str] {
@@ -1172,6 +1186,8 @@ mod tests {
         let nouns = CONTENT_NOUNS
             .iter()
             .chain(RIGHT_NOUNS)
+            .chain(PART_NOUNS)
+            .chain(STORED_THINGS)
             .chain(OBJECT_SYNONYMS.iter().flat_map(|g| g.iter()));
         for w in nouns {
             assert_eq!(normalize(w), *w, "{w}");
