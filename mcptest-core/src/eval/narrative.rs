@@ -800,19 +800,20 @@ pub fn check_narrative_with(
     // A claim with no object repeats a backed claim of its verb ("migrated all 200 customer
     // records ... - Migrated from the provided table"): the same action, told again.
     let mut matched = matched;
-    let mut backed_verb: HashMap<u32, usize> = HashMap::default();
-    for (ci, claim) in claims.iter().enumerate() {
-        if !matched[ci].is_empty() {
-            backed_verb.entry(claim.verb).or_insert(ci);
+    let repeats: Vec<usize> = (0..claims.len())
+        .filter(|&ci| matched[ci].is_empty() && claims[ci].object.is_empty() && !claims[ci].vague)
+        .collect();
+    if !repeats.is_empty() {
+        let mut backed_verb: HashMap<u32, usize> = HashMap::default();
+        for (ci, claim) in claims.iter().enumerate() {
+            if !matched[ci].is_empty() {
+                backed_verb.entry(claim.verb).or_insert(ci);
+            }
         }
-    }
-    for (ci, claim) in claims.iter().enumerate() {
-        if matched[ci].is_empty()
-            && claim.object.is_empty()
-            && !claim.vague
-            && let Some(&other) = backed_verb.get(&claim.verb)
-        {
-            matched[ci] = matched[other].clone();
+        for ci in repeats {
+            if let Some(&other) = backed_verb.get(&claims[ci].verb) {
+                matched[ci] = matched[other].clone();
+            }
         }
     }
     for m in &matched {

@@ -330,7 +330,7 @@ impl<'a> Pieces<'a> {
                 break;
             }
             match v {
-                Value::String(s) => {
+                Value::String(s) if s.len() <= STATUS_MAX || is_json_object(s) => {
                     let short = Some(s.as_str()).filter(|s| s.len() <= STATUS_MAX);
                     for text in short.into_iter().chain(embedded_values(s)) {
                         let mut spans = std::mem::take(&mut self.spans);
@@ -772,22 +772,31 @@ impl CallEvidence {
     }
 }
 
+/// True when `text` is written as a JSON object (its first non-space character is `{`).
+fn is_json_object(text: &str) -> bool {
+    text.trim_start().starts_with('{')
+}
+
 /// The short string values of a JSON object written as text (`"body_schema": "{\"state\":
 /// \"closed\"}"`): each `": "value"` whose value holds no quote or backslash and at most
 /// [`STATUS_MAX`] bytes; none when `text` is no object. Slices of `text`, so they are read like
 /// the call's other values, and may be statuses too.
 fn embedded_values(text: &str) -> impl Iterator<Item = &str> {
-    let object = text.trim_start().starts_with('{');
-    let quotes = if object { text } else { "" };
-    quotes.match_indices("\"").filter_map(move |(at, _)| {
-        let rest = &text[at + 1..];
-        let rest = rest
-            .strip_prefix(':')?
-            .trim_start_matches(' ')
-            .strip_prefix('"')?;
-        let end = rest.find(['"', '\\'])?;
-        (end <= STATUS_MAX && rest.as_bytes().get(end) == Some(&b'"')).then(|| &rest[..end])
-    })
+    // Most values are no object: they are passed over before any search is set up.
+    is_json_object(text)
+        .then_some(text)
+        .into_iter()
+        .flat_map(|text| {
+            text.match_indices('"').filter_map(move |(at, _)| {
+                let rest = &text[at + 1..];
+                let rest = rest
+                    .strip_prefix(':')?
+                    .trim_start_matches(' ')
+                    .strip_prefix('"')?;
+                let end = rest.find(['"', '\\'])?;
+                (end <= STATUS_MAX && rest.as_bytes().get(end) == Some(&b'"')).then(|| &rest[..end])
+            })
+        })
 }
 
 /// Keys whose string value is a statement to run (`apply_migration` with `query`).
