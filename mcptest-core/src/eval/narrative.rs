@@ -60,7 +60,8 @@
 //!    subject makes it someone else's action ("you cancelled it", "the airline cancelled your
 //!    flight"). A **completed passive** ("your order has been cancelled", "the items were
 //!    returned", "Order #W48 cancelled.") claims the action on its subject, unless `by` names
-//!    another doer ("cancelled by the airline"); a present passive ("the status is closed",
+//!    another doer ("cancelled by the airline") or the verb is a refusal ("the insert was
+//!    rejected", "the payment was declined": an answer to an attempt); a present passive ("the status is closed",
 //!    "it gets updated often") describes a state unless it states completion ("is now cancelled", "your booking is
 //!    confirmed"). A simple past passive that tells history is no claim either: a state found
 //!    ("was already closed"), a date ("were transferred in 2023"), a clause of time ("the tag
@@ -123,7 +124,10 @@
 //! word also matches the other words tools name that thing by: issue, ticket, story, bug;
 //! description, body; repository, repo; directory, folder, dir; document, doc; database, db;
 //! message, msg; pr, pull; event, meeting; email, mail; configuration, config; environment,
-//! env. A merge claim on a branch also matches a pull request (merging one merges its branch).
+//! env. A merge claim's object also matches a pull request (what is merged is a pull
+//! request's branch and its changes: "merged the logging improvements" by
+//! `merge_pull_request`), and a merge of a branch is also backed by an update of it (a
+//! fast-forward: "merged develop into release" by `update_ref` on `heads/develop`).
 //!
 //! A generic executor that names its action under a key (`action`, `action_name`,
 //! `operation`, `tool`, `function`, ...) does what that name says: `execute_action` with
@@ -729,14 +733,10 @@ pub fn check_narrative_with(
         .iter()
         .map(|claim| {
             let mut words = claim.object.clone();
-            let base = vocab.word(claim.verb);
-            let extra: Vec<&'static str> = claim
-                .object
-                .iter()
-                .flat_map(|&o| lexicon::action_synonyms(base, vocab.word(o)))
-                .copied()
-                .collect();
-            words.extend(extra.into_iter().map(|w| vocab.intern_borrowed(w)));
+            if !claim.object.is_empty() {
+                let extra = lexicon::action_synonyms(vocab.word(claim.verb));
+                words.extend(extra.iter().map(|w| vocab.intern_borrowed(w)));
+            }
             for &o in &claim.object {
                 let synonyms = lexicon::object_synonyms(vocab.word(o));
                 words.extend(
@@ -749,27 +749,41 @@ pub fn check_narrative_with(
             words
         })
         .collect();
-    // Creating a part updates what holds it ("created a new heading block" by
-    // `API-patch-block-children`): for a claim on a part, a verb of making is also backed by
-    // the update class.
+    // Some claims are also backed by the update class, by what their object is:
+    // - creating a part updates what holds it ("created a new heading block" by
+    //   `API-patch-block-children`);
+    // - a branch merged forward is updated itself ([`lexicon::updates_its_object`]).
     let create = vocab.intern_borrowed("create");
     let update = vocab.intern_borrowed("update");
-    let mut part_classes: HashMap<u32, Vec<u32>> = HashMap::default();
-    for claim in claims.iter().filter(|c| c.loose) {
-        let class = classes.get(&claim.verb).map_or(&[][..], Vec::as_slice);
-        if class.contains(&create) && !class.contains(&update) {
-            part_classes
-                .entry(claim.verb)
-                .or_insert_with(|| [class, &update_class].concat());
-        }
-    }
+    let mut with_update: HashMap<u32, Vec<u32>> = HashMap::default();
+    let updated: Vec<bool> = claims
+        .iter()
+        .map(|claim| {
+            let class = classes.get(&claim.verb).map_or(&[][..], Vec::as_slice);
+            if class.contains(&update) {
+                return false;
+            }
+            let on = (claim.loose && class.contains(&create))
+                || lexicon::updates_its_object(
+                    vocab.word(claim.verb),
+                    claim.object.iter().map(|&o| vocab.word(o)),
+                );
+            if on {
+                with_update
+                    .entry(claim.verb)
+                    .or_insert_with(|| [class, &update_class].concat());
+            }
+            on
+        })
+        .collect();
     let queries: Vec<Query<'_>> = claims
         .iter()
         .zip(&objects)
-        .map(|(claim, object)| Query {
-            class: part_classes
+        .zip(&updated)
+        .map(|((claim, object), &updated)| Query {
+            class: with_update
                 .get(&claim.verb)
-                .filter(|_| claim.loose)
+                .filter(|_| updated)
                 .or_else(|| classes.get(&claim.verb))
                 .map_or(&[], Vec::as_slice),
             // A verb of money, of saying what was said or of telling someone is checked on

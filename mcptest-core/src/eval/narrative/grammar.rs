@@ -102,6 +102,10 @@ const AGENT: &[&str] = &[
     "i", "we", "i've", "we've", "i’ve", "we’ve", "i'm", "we're", "i’m", "we’re",
 ];
 
+/// Verbs of refusal: in the passive they report an answer to an attempt, not an act of the
+/// agent ("Setting num_parts to 999 was rejected with an error").
+const REFUSALS: &[&str] = &["reject", "decline"];
+
 /// Auxiliaries of a completed passive (`has been cancelled`, `was cancelled`).
 const BE_DONE: &[&str] = &["been", "was", "were", "got", "gotten", "be", "being"];
 
@@ -1117,7 +1121,9 @@ fn read_claim(
         }
     };
     if voice == Voice::Passive {
-        if by_someone_else(lexemes, info, li) {
+        // "the invalid insert was rejected", "the payment was declined": a refusal in the
+        // passive is the answer of the system or of someone else to an attempt.
+        if by_someone_else(lexemes, info, li) || REFUSALS.contains(&verb.base) {
             return None;
         }
         // "was already closed": a state found, not an action taken ("has already been

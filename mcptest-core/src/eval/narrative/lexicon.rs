@@ -963,12 +963,12 @@ pub(super) fn object_synonyms(word: &str) -> &'static [&'static str] {
         .unwrap_or(&[])
 }
 
-/// The other words a claim of `base` on a normalized noun may find the thing by, where the
-/// action makes them one: merging a pull request merges its branch ("merged the feature
-/// branch" by `merge_pull_request`).
-pub(super) fn action_synonyms(base: &str, word: &str) -> &'static [&'static str] {
-    match (base, word) {
-        ("merge", "branch") => &["pr", "pull"],
+/// The other words a claim of `base` may find its object by, where the action makes them one:
+/// what is merged is a pull request's branch and its changes ("merged the feature branch",
+/// "merged the logging improvements" by `merge_pull_request`).
+pub(super) fn action_synonyms(base: &str) -> &'static [&'static str] {
+    match base {
+        "merge" => &["pr", "pull"],
         _ => &[],
     }
 }
@@ -1027,6 +1027,19 @@ pub(super) fn foreign_name_verb(word: &str) -> Option<&'static str> {
 /// True when `base` adds to or takes from a target (an update of the target backs it).
 pub(super) fn is_into_verb(base: &str) -> bool {
     INTO_VERBS.contains(&base)
+}
+
+/// Things that name a line of commits.
+const BRANCH_NOUNS: &[&str] = &["branch", "ref", "head"];
+
+/// True when a claim of `base` on an object of these normalized words is done by updating the
+/// thing itself: a branch merged into another moves that one forward (a fast-forward by
+/// `update_ref`).
+pub(super) fn updates_its_object<'w>(
+    base: &str,
+    mut object: impl Iterator<Item = &'w str>,
+) -> bool {
+    base == "merge" && object.any(|w| BRANCH_NOUNS.contains(&w))
 }
 
 /// True when the lowercase word is a stopword or a numeral.
