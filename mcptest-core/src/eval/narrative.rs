@@ -167,7 +167,10 @@
 //! `INSERT`, not a `SELECT`), in its statement ("tagged the page" by
 //! `API-patch-page`, "restored the orders" by `UPDATE orders ...`): the tables cannot list every
 //! verb a write performs. A write's other values are free text and do not count here (a comment
-//! that mentions the project archives nothing). Verbs of money are checked on the verb alone (their
+//! that mentions the project archives nothing), with one exception: an outcome reached through
+//! other writes, `resolve`, is backed by a write whose string values name every word of its
+//! object ("resolved the MetaSep token mapping bug" by a commit with the message "Fix MetaSep
+//! token mapping bug"; "conflicts resolved" by a pull request "to resolve conflicts"). Verbs of money are checked on the verb alone (their
 //! object is an amount or a card), and so are verbs of saying (send, post, reply, forward, share,
 //! publish) whose object names what was said (an announcement, summary, recap, reminder, notice,
 //! note, update, memo, digest, greeting, reply, response, confirmation, notification, alert or
@@ -798,6 +801,11 @@ pub fn check_narrative_with(
             any_write: !lexicon::is_base_mutating_verb(vocab.word(claim.verb)),
             part: claim.loose,
             named_things: claim.listed || claim.object.iter().any(|&o| has_digit(vocab.word(o))),
+            outcome: if lexicon::is_outcome_verb(vocab.word(claim.verb)) {
+                &claim.object
+            } else {
+                &[]
+            },
         })
         .collect();
     let matched = backing_calls(

@@ -10,14 +10,16 @@
 //! backs it; for a kind of thing, a call of the class named only for stored things of any kind
 //! (`API-post-page`) does. Last, a claim made with a verb outside the documents' 22 is backed
 //! by a write that names a word of its object in its name, keys or the statement of an
-//! executor that changed state, whatever its verb.
+//! executor that changed state, whatever its verb; and an outcome ("resolved the token
+//! mapping bug") by a write whose text names every word of its object.
 //!
 //! Both rounds look words up in lists keyed by word id, built by counting sort and holding only
 //! the words claims ask about, so a long trace costs one pass over its calls and no sorting.
 
-use super::Vocab;
 use super::evidence::{Arena, CallEvidence, Pieces};
-use super::lexicon::has_digit;
+use super::lexicon::{has_digit, normalize};
+use super::tokenize::{clip, name_pieces};
+use super::{Vocab, lowered};
 use crate::fasthash::{FastHasher, HashMap};
 use crate::trace::ToolCall;
 use std::hash::Hasher;
@@ -45,6 +47,10 @@ pub(super) struct Query<'q> {
     /// The object names its things by their own names: a colon list of members or an
     /// identifier ("rev2024"), which the calls' values can be checked against.
     pub named_things: bool,
+    /// The claim tells an outcome reached through other writes ("resolved the token mapping
+    /// bug"): its object words as written, without the other words tools name them by, when
+    /// a write's text may name them all.
+    pub outcome: &'q [u32],
 }
 
 /// Lists of `u32` keyed by small integers (word ids), stored contiguously.
@@ -256,6 +262,17 @@ pub(super) fn backing_calls(
                     );
                 }
             }
+            if m.is_empty() && !q.outcome.is_empty() {
+                // What was resolved is named in the text of a write that did it: a commit
+                // message, a pull request's body, a changed file ("Fix MetaSep token mapping").
+                let words: Vec<&str> = q.outcome.iter().map(|&o| vocab.word(o)).collect();
+                m.extend(writes.iter().copied().filter(|&c| {
+                    calls[c]
+                        .args
+                        .as_ref()
+                        .is_some_and(|a| names_every_word(a, &words))
+                }));
+            }
         }
     }
     for m in &mut matched {
@@ -263,6 +280,52 @@ pub(super) fn backing_calls(
         m.dedup();
     }
     matched
+}
+
+/// The most text of one call's string values read for an outcome's words.
+const OUTCOME_TEXT: usize = 64 * 1024;
+
+/// True when the string values of `args` (their first [`OUTCOME_TEXT`] bytes) hold every one of
+/// `words` (normalized) as a name piece, read as the narrative's words are: "conflict" is in
+/// "Add CI infrastructure to resolve Conflicts", "meta" and "sep" in "MetaSep", "bug" is not
+/// in "debug".
+fn names_every_word(args: &serde_json::Value, words: &[&str]) -> bool {
+    let mut found = vec![false; words.len()];
+    let mut left = words.len();
+    let mut budget = OUTCOME_TEXT;
+    let mut spans = Vec::new();
+    let mut lower = String::new();
+    let mut stack = vec![args];
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::String(s) => {
+                let s = clip(s, budget);
+                budget -= s.len();
+                spans.clear();
+                name_pieces(s, &mut spans);
+                for &(a, b) in &spans {
+                    let piece = lowered(&s[a..b], &mut lower);
+                    let norm = normalize(piece);
+                    for (i, w) in words.iter().enumerate() {
+                        if !found[i] && *w == norm {
+                            found[i] = true;
+                            left -= 1;
+                        }
+                    }
+                    if left == 0 {
+                        return true;
+                    }
+                }
+                if budget == 0 {
+                    return false;
+                }
+            }
+            serde_json::Value::Array(a) => stack.extend(a.iter().rev()),
+            serde_json::Value::Object(o) => stack.extend(o.values().rev()),
+            _ => {}
+        }
+    }
+    left == 0
 }
 
 /// The calls whose name or keys performed a verb of `class` (a call once per verb it did).
@@ -508,6 +571,32 @@ fn kin_key(word: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_outcomes_words_are_name_pieces_of_string_values() {
+        let args = serde_json::json!({
+            "message": "Fix MetaSep token mapping",
+            "files": [{"path": "src/a.rs", "content": "Resolve the Conflicts"}],
+            "n": 3
+        });
+        assert!(names_every_word(
+            &args,
+            &["meta", "sep", "token", "mapping"]
+        ));
+        // Normalized plurals, in any value at any depth; a key is no value.
+        assert!(names_every_word(&args, &["conflict", "fix"]));
+        assert!(!names_every_word(&args, &["conflict", "path"]));
+        // A word inside another word is not named: "bug" is not in "debug".
+        assert!(!names_every_word(
+            &serde_json::json!({"m": "debug"}),
+            &["bug"]
+        ));
+        // Only the first OUTCOME_TEXT bytes are read: a word beyond them is not found, and a
+        // cut inside a character does not panic.
+        let long = format!("{}é bug", "x ".repeat(OUTCOME_TEXT / 2));
+        assert!(!names_every_word(&serde_json::json!({"m": long}), &["bug"]));
+        assert!(names_every_word(&serde_json::json!({"m": "bug"}), &["bug"]));
+    }
 
     #[test]
     fn lists_group_by_key_in_order() {

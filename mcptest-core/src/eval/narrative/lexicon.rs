@@ -1029,6 +1029,15 @@ pub(super) fn is_into_verb(base: &str) -> bool {
     INTO_VERBS.contains(&base)
 }
 
+/// Verbs of an outcome reached through other writes: a problem is resolved by committing a
+/// fix or merging a pull request, which name it in their text.
+const OUTCOME_VERBS: &[&str] = &["resolve"];
+
+/// True when `base` tells an outcome reached through other writes ([`OUTCOME_VERBS`]).
+pub(super) fn is_outcome_verb(base: &str) -> bool {
+    OUTCOME_VERBS.contains(&base)
+}
+
 /// Things that name a line of commits.
 const BRANCH_NOUNS: &[&str] = &["branch", "ref", "head"];
 
