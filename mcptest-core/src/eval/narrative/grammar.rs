@@ -1173,18 +1173,14 @@ fn read_claim(
     }
 
     let mut listed = false;
-    let mut titled = false;
+    let titled;
     let (object, head, target, end) = match voice {
         Voice::Active => {
             let after = object_after(lexemes, info, li, ph);
             let head = head_of(lexemes, info, ph.get(after.core));
             listed = ph.get(after.object).len() > ph.get(after.core).len();
-            let core = ph.get(after.core);
             // "Created Packing Progress Summary": a title in capitals, as good as quoted.
-            titled = core.len() >= 2
-                && core.iter().all(|&o| {
-                    lexemes[o].kind == Kind::Word && info[o].is(F_CAPITAL) && !info[o].is(F_CODE)
-                });
+            titled = in_capitals(lexemes, info, ph.get(after.core));
             (after.object, head, after.target, after.end)
         }
         Voice::Passive => {
@@ -1197,6 +1193,8 @@ fn read_claim(
                 }
                 (np, head)
             });
+            // "The Learning Metrics Dashboard has been created": a title, as in the active.
+            titled = in_capitals(lexemes, info, ph.get(np));
             let target = object_after(lexemes, info, li, ph).target;
             (np, head, target, lexemes[li].end())
         }
@@ -1222,6 +1220,18 @@ fn read_claim(
         claim.vague = true;
     }
     Some(claim)
+}
+
+/// True when a phrase is a title in capitals: two words or more, each a word written with a
+/// capital (a determiner before them aside: "The Learning Metrics Dashboard"), none code.
+fn in_capitals(lexemes: &[Lexeme], info: &Infos<'_>, phrase: &[usize]) -> bool {
+    let words = phrase
+        .iter()
+        .skip_while(|&&o| lexemes[o].kind == Kind::Word && info[o].is(F_DETERMINER));
+    words.clone().count() >= 2
+        && words.into_iter().all(|&o| {
+            lexemes[o].kind == Kind::Word && info[o].is(F_CAPITAL) && !info[o].is(F_CODE)
+        })
 }
 
 /// Resolves a light verb, drops generic objects, and builds the claim.

@@ -929,6 +929,10 @@ const PART_NOUNS: &[&str] = &[
     "structure",
     "value",
     "placeholder",
+    // The choices of a select property ("created new tags" by `API-update-a-database`).
+    "option",
+    "choice",
+    "tag",
     "callout",
     "divider",
     "reference",
