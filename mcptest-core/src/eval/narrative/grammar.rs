@@ -1229,9 +1229,9 @@ fn in_capitals(lexemes: &[Lexeme], info: &Infos<'_>, phrase: &[usize]) -> bool {
         .iter()
         .skip_while(|&&o| lexemes[o].kind == Kind::Word && info[o].is(F_DETERMINER));
     words.clone().count() >= 2
-        && words.into_iter().all(|&o| {
-            lexemes[o].kind == Kind::Word && info[o].is(F_CAPITAL) && !info[o].is(F_CODE)
-        })
+        && words
+            .into_iter()
+            .all(|&o| lexemes[o].kind == Kind::Word && info[o].is(F_CAPITAL) && !info[o].is(F_CODE))
 }
 
 /// Resolves a light verb, drops generic objects, and builds the claim.
