@@ -39,7 +39,11 @@
 //!    infinitive ("would you like me to cancel", "please restart", "unable to cancel"); a
 //!    third-person form describes ("the script creates issues").
 //! 2. Its sentence is not a **question** and not a **table row**, and it is not in the key of a
-//!    `key: value` line ("Total charged: $580", "Changes made:").
+//!    `key: value` line ("Total charged: $580", "Changes made:"). Nor is it an item of a list
+//!    under a label whose head names code that acts when it runs (job, workflow, pipeline,
+//!    trigger, function, procedure, script, hook, webhook, bot, automation): under
+//!    "**Post-deployment Job:**", "- Closed deployment tracking issue" tells what the job does.
+//!    Under "**Workflow Setup:**" the head is a setup, and the list is the agent's.
 //! 3. Nothing before it in its clause **negates** it (`not`, `never`, `no`, `unable`,
 //!    `cannot`, `failed`, any `n't`) or makes it **unreal**: a condition (`if`, `unless`,
 //!    `once`, `whether`), a request or plan (`please`, `let`, `want`, `need`, `plan`, `try`),
@@ -185,9 +189,10 @@
 //!
 //! **The narrative's own words.** When the object's head names a part of a document or a data
 //! set, or the whole of what was built (entry, item, section, row, field, block, heading,
-//! parent, child, layout, structure, value, system, workflow, setup, ...), or the object is a
-//! quoted title or a title in capitals ("Created \"Q3 Goals\" as a toggleable section",
-//! "Created Packing Progress Summary"), and no call's name or key names any word of it, no
+//! parent, child, layout, structure, value, system, workflow, setup, the options of a select
+//! property: option, choice, tag, ...), or the object is a quoted title or a title in capitals
+//! ("Created \"Q3 Goals\" as a toggleable section", "Created Packing Progress Summary", "The
+//! Learning Metrics Dashboard has been created"), and no call's name or key names any word of it, no
 //! call can be told apart by it: a call of the claim's class backs it. Creating such a part
 //! also updates what holds it, so an update backs it too ("created a new heading block" by
 //! `API-patch-block-children`). The members of a colon list name the things themselves and
@@ -309,7 +314,7 @@ use std::fmt;
 use std::fmt::Write as _;
 use std::hash::Hasher;
 use std::rc::Rc;
-use tokenize::{Kind, Lexed, lex, name_pieces};
+use tokenize::{Kind, Lexed, Lexeme, lex, name_pieces};
 
 /// The 22 mutating verbs of the documents, in their base form. A tool whose name contains one
 /// as a whole token is mutating; claims are read with these and the other state-changing verbs
@@ -1047,6 +1052,46 @@ pub fn check_narrative_with(
     }
 }
 
+/// True when a sentence is an item of a Markdown list: `- `, `* `, `+ `, `• ` or `1. ` opens
+/// it.
+fn is_list_item(sentence: &str) -> bool {
+    let t = sentence.trim_start();
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    if digits > 0 {
+        return t[digits..].starts_with(". ") || t[digits..].starts_with(") ");
+    }
+    ["- ", "* ", "+ ", "\u{2022} "]
+        .iter()
+        .any(|m| t.starts_with(m))
+}
+
+/// True when a sentence is a label (it ends with a `:`) whose head, the last word before the
+/// colon outside parentheses and quotes, names an automation: "**Post-deployment Job
+/// (`post-deployment`):**". The list under it tells what the automation does when it runs,
+/// not what the agent did ("Removed `in-progress` label", "Closed deployment tracking issue").
+fn automation_label(text: &str, lexemes: &[Lexeme]) -> bool {
+    let Some((last, before)) = lexemes.split_last() else {
+        return false;
+    };
+    if last.kind != Kind::Sep || text.get(last.start()..last.end()) != Some(":") {
+        return false;
+    }
+    let mut depth = 0usize;
+    for l in before.iter().rev() {
+        let t = text.get(l.start()..l.end()).unwrap_or("");
+        match (l.kind, t) {
+            (Kind::Clause, ")" | "]") => depth += 1,
+            (Kind::Clause, "(" | "[") => depth = depth.saturating_sub(1),
+            (Kind::Word, word) if depth == 0 => {
+                let mut lower = String::new();
+                return lexicon::is_automation_noun(&normalize(lowered(word, &mut lower)));
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// "call #3 `create_issue` (a write) is never mentioned in the narrative", built without the
 /// formatting machinery (a long trace has one per call).
 fn unmentioned_message(i: usize, name: &str, mutating: bool) -> String {
@@ -1441,15 +1486,22 @@ impl<'t> Doc<'t> {
                 word_info[sp as usize] = WordInfo::new(s, &lower, &norm, one_piece);
             }
         }
-        // Questions claim nothing, nor do table rows (cells describe data) or code.
+        // Questions claim nothing, nor do table rows (cells describe data) or code, nor the
+        // items listed under a label that names an automation (what a workflow's job does).
+        let mut automation = false;
         let no_claims = lexed
             .sentences
             .iter()
             .map(|s| {
+                let t = text.get(s.start..s.end).unwrap_or("");
+                let listed = is_list_item(t);
+                if !listed {
+                    automation = automation_label(text, &lexed.lexemes[s.first..s.last]);
+                }
                 s.code
-                    || text.get(s.start..s.end).is_some_and(|t| {
-                        t.trim_end().ends_with(['?', '\u{FF1F}']) || t.trim_start().starts_with('|')
-                    })
+                    || (listed && automation)
+                    || t.trim_end().ends_with(['?', '\u{FF1F}'])
+                    || t.trim_start().starts_with('|')
             })
             .collect();
         let mut in_text = vec![false; vocab.words.len()];
@@ -1892,5 +1944,28 @@ mod tests {
             push_decimal(&mut s, n);
             assert_eq!(s, format!("#{n}"));
         }
+    }
+
+    #[test]
+    fn list_items_and_automation_labels() {
+        for item in ["- a", "  * a", "+ a", "\u{2022} a", "1. a", "12) a"] {
+            assert!(is_list_item(item), "{item}");
+        }
+        for other in ["**Label:**", "-5 degrees", "1.5 hours", "plain text", ""] {
+            assert!(!is_list_item(other), "{other}");
+        }
+        let label = |t: &str| {
+            let l = lex(t);
+            let s = l.sentences[0];
+            automation_label(t, &l.lexemes[s.first..s.last])
+        };
+        assert!(label("**Post-deployment Job (`post-deployment`):**"));
+        assert!(label("Trigger functions:"));
+        assert!(label("The workflow [ci.yml]:"));
+        // The head decides: a setup of a workflow is the agent's work.
+        assert!(!label("**Workflow Setup:**"));
+        assert!(!label("Actions taken:"));
+        // No colon at the end: no label.
+        assert!(!label("The deployment job: it runs on push"));
     }
 }

@@ -1042,6 +1042,27 @@ pub(super) fn is_outcome_verb(base: &str) -> bool {
     OUTCOME_VERBS.contains(&base)
 }
 
+/// Nouns for code that acts when it runs: a label headed by one introduces what that code
+/// does ("**Post-deployment Job:**"), not what the agent did.
+const AUTOMATION_NOUNS: &[&str] = &[
+    "job",
+    "workflow",
+    "pipeline",
+    "trigger",
+    "function",
+    "procedure",
+    "script",
+    "hook",
+    "webhook",
+    "bot",
+    "automation",
+];
+
+/// True when a normalized noun names code that acts when it runs ([`AUTOMATION_NOUNS`]).
+pub(super) fn is_automation_noun(word: &str) -> bool {
+    AUTOMATION_NOUNS.contains(&word)
+}
+
 /// Things that name a line of commits.
 const BRANCH_NOUNS: &[&str] = &["branch", "ref", "head"];
 
