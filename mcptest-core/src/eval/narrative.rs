@@ -43,7 +43,10 @@
 //!    under a label whose head names code that acts when it runs (job, workflow, pipeline,
 //!    trigger, function, procedure, script, hook, webhook, bot, automation): under
 //!    "**Post-deployment Job:**", "- Closed deployment tracking issue" tells what the job does.
-//!    Under "**Workflow Setup:**" the head is a setup, and the list is the agent's.
+//!    Under "**Workflow Setup:**" the head is a setup, and the list is the agent's. A verb of
+//!    change with no subject and no object right before `from` ("- Changed from Sequential
+//!    Scans to Index Scans") tells that something changed, not what: like "processed", any
+//!    write backs it.
 //! 3. Nothing before it in its clause **negates** it (`not`, `never`, `no`, `unable`,
 //!    `cannot`, `failed`, any `n't`) or makes it **unreal**: a condition (`if`, `unless`,
 //!    `once`, `whether`), a request or plan (`please`, `let`, `want`, `need`, `plan`, `try`),
@@ -120,8 +123,8 @@
 //! (`CREATE TABLE`, `INSERT INTO`, `ALTER ... ADD CONSTRAINT`, `archive_project`; an inflected
 //! form such as `created_at` describes data); for a call that writes or whose name names no
 //! verb (`kubectl_rollout`), an argument value that is one such verb alone (`"state":
-//! "closed"` closes, `"event": "APPROVE"` approves, `"subCommand": "restart"` restarts; a verb
-//! inside a sentence of text does not count). `issue` or `process` ending a name, and a light
+//! "closed"` closes, `"event": "APPROVE"` approves, `"subCommand": "restart"` restarts, and a
+//! flag set on, `"archived": true`, archives; a verb inside a sentence of text does not count). `issue` or `process` ending a name, and a light
 //! verb in a key, is a noun (`github_issue`, `issue_key` issue nothing); a name whose first verb
 //! reads (`API-retrieve-a-page`) is no executor. Its words: its name, its argument keys and,
 //! for a call that writes, its argument values (the first 64 KiB of text). A claim's object
@@ -136,10 +139,12 @@
 //! A generic executor that names its action under a key (`action`, `action_name`,
 //! `operation`, `tool`, `function`, ...) does what that name says: `execute_action` with
 //! `"action_name": "patch_page"` patches, with `"get_block_children"` reads, whatever its
-//! body holds. An HTTP method before a read word names how a read is sent, not an action:
+//! body holds; named only for stored things (`patch_page`), it holds any kind of thing, as
+//! `API-patch-page` does. An HTTP method before a read word names how a read is sent, not an action:
 //! `API-post-search` and `post_database_query` create nothing (they still count as writes for
 //! the mutating rule below). A JSON body passed as a string (`"body_schema": "{\"state\":
-//! \"closed\"}"`) states its short values like any other value, and `ORDER BY` / `GROUP BY` in
+//! \"closed\"}"`, `"{\"archived\": true}"`) states its short values and its flags like any
+//! other value, and `ORDER BY` / `GROUP BY` in
 //! a statement order nothing. A write that carries a list of new objects (`"children": [{...}]`,
 //! `"files": [{...}]`) also appends them.
 //!
@@ -161,11 +166,13 @@
 //! | enable / disable | enable, activate, toggle, resume, reactivate, unblock, unlock, restore / disable, deactivate, toggle, suspend, block, lock |
 //! | reset | reset, restore, reboot, restart, revert |
 //! | ship | merge, commit, push, publish, deploy |
-//! | commit | commit, push, write, upload, update (committing or pushing writes files: `create_or_update_file`, `push_files`) |
+//! | commit | commit, push, write, upload, update, configure (committing or pushing writes files: `create_or_update_file`, `push_files`; a pushed config file configures) |
 //! | close | close, resolve, complete, archive, mark |
 //! | others | approve, accept / reject, decline, block / refuel, add, renew, extend / link, attach, tag |
 //!
-//! A verb in several rows is backed by any of them. A claim made with a verb outside the documents'
+//! A verb in several rows is backed by any of them. A migration is also backed by an insert,
+//! import, create, alter or update (data or a schema written where it now lives: "the
+//! migration has been completed" by `INSERT INTO customer ...`), one way only. A claim made with a verb outside the documents'
 //! 22 that no call of its class backs is backed by a call that writes and names a word of its
 //! object in its name or keys or, for a generic executor whose statement changed state (an
 //! `INSERT`, not a `SELECT`), in its statement ("tagged the page" by
@@ -729,6 +736,11 @@ pub fn check_narrative_with(
         }
         let base = vocab.word(claim.verb).to_string();
         let mut class = vocab.class_ids(&base);
+        class.extend(
+            lexicon::one_way_class(&base)
+                .iter()
+                .map(|v| vocab.intern_borrowed(v)),
+        );
         if is_into_verb(&base) {
             // Adding to or removing from something updates it ("added a bag" by
             // `update_reservation_baggages`).

@@ -229,8 +229,12 @@ pub(super) fn backing_calls(
                     deep.touching(q.class, &[], false, evidence, arena, m);
                 } else if !q.named_things {
                     // A kind, stored by a tool named only for stored things ("added the new
-                    // project" by `API-post-page` into a database of projects).
+                    // project" by `API-post-page` into a database of projects, "archived the
+                    // project" by `execute_action` running `patch_page` with `archived`).
                     m.extend(performing(&by_action, q.class).filter(|&c| evidence[c].container));
+                    m.extend(deep.calls.iter().map(|&c| c as usize).filter(|&c| {
+                        evidence[c].container && evidence[c].performs(arena, q.class)
+                    }));
                 }
             }
             if m.is_empty() && q.any_write && !q.object.is_empty() {

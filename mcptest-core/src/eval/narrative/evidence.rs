@@ -719,11 +719,19 @@ impl CallEvidence {
                     for value in embedded_values(s) {
                         status_verbs.extend(add(value, &mut budget, &mut ps));
                     }
+                    for key in embedded_flags(s) {
+                        status_verbs.extend(add(key, &mut budget, &mut ps));
+                    }
                 }
                 Value::Array(xs) => stack.extend(xs.iter().rev()),
                 Value::Object(m) => {
                     for (k, x) in m.iter().rev() {
-                        let _ = add(k, &mut budget, &mut ps);
+                        // A flag set on (`"archived": true`) says what the write did, as a
+                        // one-word value does.
+                        let status = add(k, &mut budget, &mut ps);
+                        if *x == Value::Bool(true) {
+                            status_verbs.extend(status);
+                        }
                         stack.push(x);
                     }
                 }
@@ -738,10 +746,12 @@ impl CallEvidence {
         } else {
             None
         };
-        if let Some(actions) = named {
+        if let Some((actions, container)) = named {
             // `execute_action` with `"action_name": "patch_page"` did what that name says
             // (and `get_block_children` read), whatever its body holds; a write's one-word
-            // value still says what it did (`"state": "closed"`).
+            // value still says what it did (`"state": "closed"`). Named for stored things, it
+            // holds any kind of thing, as `API-patch-page` does.
+            self.container |= container;
             let status = if actions.is_empty() {
                 &[][..]
             } else {
@@ -799,6 +809,30 @@ fn embedded_values(text: &str) -> impl Iterator<Item = &str> {
         })
 }
 
+/// The keys of a JSON object written as text whose value is `true` (`"body_schema":
+/// "{\"archived\": true}"`): each `"key": true` whose key holds no quote or backslash and at
+/// most [`STATUS_MAX`] bytes; none when `text` is no object. A flag set on says what a write
+/// did, as a one-word value does.
+fn embedded_flags(text: &str) -> impl Iterator<Item = &str> {
+    is_json_object(text)
+        .then_some(text)
+        .into_iter()
+        .flat_map(|text| {
+            text.match_indices("\":").filter_map(move |(at, _)| {
+                let value = text[at + 2..].trim_start_matches(' ');
+                let flag = value.strip_prefix("true").is_some_and(|after| {
+                    !after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                });
+                if !flag {
+                    return None;
+                }
+                let open = text[..at].rfind('"')?;
+                let key = &text[open + 1..at];
+                (key.len() <= STATUS_MAX && !key.contains('\\')).then_some(key)
+            })
+        })
+}
+
 /// Keys whose string value is a statement to run (`apply_migration` with `query`).
 const STATEMENT_KEYS: &[&str] = &["sql", "query", "statement", "command", "cmd", "script"];
 
@@ -819,12 +853,13 @@ const ACTION_KEYS: &[&str] = &[
 
 /// The actions an executor's named action performs, when a top-level key of [`ACTION_KEYS`]
 /// holds a name (`"action_name": "patch_page"` -> `patch`; `"get_block_children"` -> none: it
-/// reads). `None` when no such key holds a name with a verb or a read word.
+/// reads), and whether that name names only stored things of any kind (`patch_page`, as
+/// `API-patch-page` does). `None` when no such key holds a name with a verb or a read word.
 fn named_action<'a>(
     args: &'a Value,
     pieces: &mut Pieces<'a>,
     vocab: &mut Vocab<'a>,
-) -> Option<Vec<u32>> {
+) -> Option<(Vec<u32>, bool)> {
     let Value::Object(m) = args else {
         return None;
     };
@@ -840,7 +875,11 @@ fn named_action<'a>(
     let mut actions = Vec::new();
     name_actions(&ps, &mut actions);
     let reads = ps.iter().any(|p| p.read);
-    (!actions.is_empty() || reads).then_some(actions)
+    let mut things = ps
+        .iter()
+        .filter(|p| p.verb.is_none() && !p.executor && !p.read && !p.joiner && p.long);
+    let container = things.clone().next().is_some() && things.all(|p| p.container);
+    (!actions.is_empty() || reads).then_some((actions, container))
 }
 
 /// Every call's top-level arguments, by key id (a key's lowercase text, numbered).

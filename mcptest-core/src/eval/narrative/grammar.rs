@@ -102,6 +102,10 @@ const AGENT: &[&str] = &[
     "i", "we", "i've", "we've", "i’ve", "we’ve", "i'm", "we're", "i’m", "we’re",
 ];
 
+/// Verbs whose use without an object tells a change of state ("the plan changed from ... to
+/// ..."), not an act on something.
+const CHANGE_OF_STATE: &[&str] = &["change", "move", "transition"];
+
 /// Verbs of refusal: in the passive they report an answer to an attempt, not an act of the
 /// agent ("Setting num_parts to 999 was rejected with an error").
 const REFUSALS: &[&str] = &["reject", "decline"];
@@ -573,6 +577,7 @@ const F_TIME_NOUN: u64 = 1 << 34;
 const F_BEING: u64 = 1 << 35;
 const F_CAPITAL: u64 = 1 << 36;
 const F_WITH: u64 = 1 << 37;
+const F_FROM: u64 = 1 << 38;
 /// Words an object phrase passes over: stopwords, adverbs, particles, numbers.
 const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 
@@ -608,8 +613,9 @@ static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
         (TIME_NOUNS, F_TIME_NOUN),
         (&["with", "without"], F_WITH),
     ];
-    let singles: [(&str, u64); 10] = [
+    let singles: [(&str, u64); 11] = [
         ("being", F_BEING),
+        ("from", F_FROM),
         ("by", F_BY),
         ("me", F_AGENT_OBJECT),
         ("us", F_AGENT_OBJECT),
@@ -1210,6 +1216,17 @@ fn read_claim(
     );
     claim.listed = listed;
     claim.titled = titled;
+    // "- Changed from Sequential Scans to Index Scans": a verb of change with no subject and
+    // no object, right before `from`, is used without an object: it tells that something
+    // changed, not what the agent changed. It says nothing checkable, as "processed" does.
+    if voice == Voice::Active
+        && subject.is_none()
+        && claim.object.is_empty()
+        && CHANGE_OF_STATE.contains(&claim.base)
+        && next.is_some_and(|n| lexemes[n].kind == Kind::Word && info[n].is(F_FROM))
+    {
+        claim.vague = true;
+    }
     // A light verb that names no action and no object claims nothing checkable ("made").
     if is_light_verb(claim.base) && !claim.vague && claim.object.is_empty() {
         return None;
@@ -1588,6 +1605,17 @@ fn object_after(lexemes: &[Lexeme], info: &Infos<'_>, li: usize, ph: &mut Phrase
                 // "a comment summarising the timeout": a participle after the noun opens a
                 // clause of its own ("the shipping address": before it, a modifier).
                 if started && !in_target && w.is(F_ING) && !w.is(F_CAPITAL) {
+                    break;
+                }
+                // "Assigned sequentially starting from 60": after an adverb, a participle opens
+                // a phrase of manner; the verb has no object.
+                if !started
+                    && !in_target
+                    && w.is(F_ING)
+                    && j > li + 1
+                    && lexemes[j - 1].kind == Kind::Word
+                    && info[j - 1].is(F_ADVERB)
+                {
                     break;
                 }
                 if w.is(F_PREPOSITION) || w.is(F_BY) {

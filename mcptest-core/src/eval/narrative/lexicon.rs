@@ -356,8 +356,9 @@ const VERB_CLASSES: &[&[&str]] = &[
     &["reset", "restore", "reboot", "restart", "revert"],
     &["merge", "commit", "push", "publish", "deploy"],
     // Committing or pushing writes files: `create_or_update_file` commits, `push_files`
-    // updates the files it pushes.
-    &["commit", "push", "write", "upload", "update"],
+    // updates the files it pushes, and configures what those files set ("configured the
+    // lint rules" by pushing `.eslintrc.json`).
+    &["commit", "push", "write", "upload", "update", "configure"],
     // Closing an issue as cancelled or a duplicate records it `canceled`.
     &["close", "resolve", "complete", "archive", "mark", "cancel"],
     &["approve", "accept"],
@@ -1026,6 +1027,17 @@ pub(super) fn foreign_name_verb(word: &str) -> Option<&'static str> {
         .iter()
         .find(|(w, _)| *w == word)
         .map(|(_, b)| *b)
+}
+
+/// Verbs a claim of `base` is also backed by, beyond its class, where the backing goes one way
+/// only: migrating data or a schema writes it where it now lives ("the migration has been
+/// completed" by `INSERT INTO customer ...`), while a migration call does not back every
+/// insert.
+pub(super) fn one_way_class(base: &str) -> &'static [&'static str] {
+    match base {
+        "migrate" => &["insert", "import", "create", "alter", "update"],
+        _ => &[],
+    }
 }
 
 /// True when `base` adds to or takes from a target (an update of the target backs it).
