@@ -68,17 +68,18 @@
 //!    flight"). A **completed passive** ("your order has been cancelled", "the items were
 //!    returned", "Order #W48 cancelled.") claims the action on its subject, unless `by` names
 //!    another doer ("cancelled by the airline") or the verb is a refusal ("the insert was
-//!    rejected", "the payment was declined": an answer to an attempt); a present passive ("the status is closed",
-//!    "it gets updated often") describes a state unless it states completion ("is now cancelled", "your booking is
-//!    confirmed"). A simple past passive that tells history is no claim either: a state found
-//!    ("was already closed"), a date ("were transferred in 2023"), a clause of time ("the tag
-//!    was removed when the release was published"), or inside one ("when the PR was merged").
-//!    A relative clause does not hide a passive's subject ("the issue that was closed has been
-//!    reopened" claims `reopen` on the issue); a headline passive whose subject opens with an
-//!    article is a description ("The items scheduled ..."), one without is a claim ("Issue
-//!    #27 closed"); a subject headed by a time noun ("... Day 2 have been removed") names
-//!    when, not what. A verb coordinated with an earlier one, adverbs between them, shares
-//!    its subject ("has been reopened and properly tagged").
+//!    rejected", "the payment was declined": an answer to an attempt); a present passive ("the
+//!    status is closed", "it gets updated often") describes a state unless it states completion
+//!    ("is now cancelled", "your booking is confirmed"). A simple past passive that tells
+//!    history is no claim either: a state found ("was already closed"), a date ("were
+//!    transferred in 2023"), a clause of time ("the tag was removed when the release was
+//!    published"), or inside one ("when the PR was merged"). A relative clause does not hide a
+//!    passive's subject ("the issue that was closed has been reopened" claims `reopen` on the
+//!    issue); a headline passive whose subject opens with an article is a description ("The
+//!    items scheduled ..."), one without is a claim ("Issue #27 closed"); a subject headed by a
+//!    time noun ("... Day 2 have been removed") names when, not what. A verb coordinated with
+//!    an earlier one, adverbs between them, shares its subject ("has been reopened and properly
+//!    tagged").
 //!
 //! The **object** is the noun phrase after the verb up to a preposition, a naming participle
 //! ("a block titled ...", "a page named ...") or the clause end, skipping determiners,
@@ -112,41 +113,40 @@
 //!
 //! Each recorded call shows **actions** and **words**. Its actions: the leading verb of its
 //! name after any namespace words (`github_create_issue` creates; `get_cancel_policy` and
-//! `can_send_mms` do nothing), verbs joined by `or`/`and` (`create_or_update_file`), the
-//! action a light verb names (`make_payment` pays) or that the last word of a `create`/`add`
-//! name names (`create_refund` refunds, `create_relations` links), verbs of common other
-//! languages (`crear_solicitud` creates); for a call that writes, the action nouns and verbs
-//! of its argument keys (`payment_id`: it paid, `assignee`: it assigned, `archived`: it
-//! archived); for a generic executor (a name with an executor word and no specific verb of its
-//! own: `execute_sql`, `run_command`, `execute_action`, `API-patch-page`, not
+//! `can_send_mms` do nothing), verbs joined by `or`/`and` (`create_or_update_file`), the action
+//! a light verb names (`make_payment` pays) or that the last word of a `create`/`add` name
+//! names (`create_refund` refunds, `create_relations` links), verbs of common other languages
+//! (`crear_solicitud` creates); for a call that writes, the action nouns and verbs of its
+//! argument keys (`payment_id`: it paid, `assignee`: it assigned, `archived`: it archived); for
+//! a generic executor (a name with an executor word and no specific verb of its own:
+//! `execute_sql`, `run_command`, `execute_action`, `API-patch-page`, not
 //! `API-create-a-comment`), the verbs written in their base form in its argument values
 //! (`CREATE TABLE`, `INSERT INTO`, `ALTER ... ADD CONSTRAINT`, `archive_project`; an inflected
 //! form such as `created_at` describes data); for a call that writes or whose name names no
-//! verb (`kubectl_rollout`), an argument value that is one such verb alone (`"state":
-//! "closed"` closes, `"event": "APPROVE"` approves, `"subCommand": "restart"` restarts, and a
-//! flag set on, `"archived": true`, archives; a verb inside a sentence of text does not count). `issue` or `process` ending a name, and a light
-//! verb in a key, is a noun (`github_issue`, `issue_key` issue nothing); a name whose first verb
-//! reads (`API-retrieve-a-page`) is no executor. Its words: its name, its argument keys and,
-//! for a call that writes, its argument values (the first 64 KiB of text). A claim's object
-//! word also matches the other words tools name that thing by: issue, ticket, story, bug;
-//! description, body; repository, repo; directory, folder, dir; document, doc; database, db;
-//! message, msg; pr, pull; event, meeting; email, mail; configuration, config; environment,
-//! env. A merge claim's object also matches a pull request (what is merged is a pull
-//! request's branch and its changes: "merged the logging improvements" by
-//! `merge_pull_request`), and a merge of a branch is also backed by an update of it (a
-//! fast-forward: "merged develop into release" by `update_ref` on `heads/develop`).
+//! verb (`kubectl_rollout`), an argument value that is one such verb alone (`"state": "closed"`
+//! closes, `"event": "APPROVE"` approves, `"subCommand": "restart"` restarts, and a flag set
+//! on, `"archived": true`, archives; a verb inside a sentence of text does not count). `issue`
+//! or `process` ending a name, and a light verb in a key, is a noun (`github_issue`,
+//! `issue_key` issue nothing); a name whose first verb reads (`API-retrieve-a-page`) is no
+//! executor. Its words: its name, its argument keys and, for a call that writes, its argument
+//! values (the first 64 KiB of text). A claim's object word also matches the other words tools
+//! name that thing by: issue, ticket, story, bug; description, body; repository, repo;
+//! directory, folder, dir; document, doc; database, db; message, msg; pr, pull; event, meeting;
+//! email, mail; configuration, config; environment, env. A merge claim's object also matches a
+//! pull request (what is merged is a pull request's branch and its changes: "merged the logging
+//! improvements" by `merge_pull_request`), and a merge of a branch is also backed by an update
+//! of it (a fast-forward: "merged develop into release" by `update_ref` on `heads/develop`).
 //!
-//! A generic executor that names its action under a key (`action`, `action_name`,
-//! `operation`, `tool`, `function`, ...) does what that name says: `execute_action` with
-//! `"action_name": "patch_page"` patches, with `"get_block_children"` reads, whatever its
-//! body holds; named only for stored things (`patch_page`), it holds any kind of thing, as
-//! `API-patch-page` does. An HTTP method before a read word names how a read is sent, not an action:
-//! `API-post-search` and `post_database_query` create nothing (they still count as writes for
-//! the mutating rule below). A JSON body passed as a string (`"body_schema": "{\"state\":
-//! \"closed\"}"`, `"{\"archived\": true}"`) states its short values and its flags like any
-//! other value, and `ORDER BY` / `GROUP BY` in
-//! a statement order nothing. A write that carries a list of new objects (`"children": [{...}]`,
-//! `"files": [{...}]`) also appends them.
+//! A generic executor that names its action under a key (`action`, `action_name`, `operation`,
+//! `tool`, `function`, ...) does what that name says: `execute_action` with `"action_name":
+//! "patch_page"` patches, with `"get_block_children"` reads, whatever its body holds; named
+//! only for stored things (`patch_page`), it holds any kind of thing, as `API-patch-page` does.
+//! An HTTP method before a read word names how a read is sent, not an action: `API-post-search`
+//! and `post_database_query` create nothing (they still count as writes for the mutating rule
+//! below). A JSON body passed as a string (`"body_schema": "{\"state\": \"closed\"}"`,
+//! `"{\"archived\": true}"`) states its short values and its flags like any other value, and
+//! `ORDER BY` / `GROUP BY` in a statement order nothing. A write that carries a list of new
+//! objects (`"children": [{...}]`, `"files": [{...}]`) also appends them.
 //!
 //! A claim is **backed** by a call whose actions include a verb of the claim's **class** and
 //! whose words include a word of the claim's object (any word, when the claim has none):
@@ -171,50 +171,51 @@
 //! | others | approve, accept / reject, decline, block / refuel, add, renew, extend / link, attach, tag |
 //!
 //! A verb in several rows is backed by any of them. A migration is also backed by an insert,
-//! import, create, alter or update (data or a schema written where it now lives: "the
-//! migration has been completed" by `INSERT INTO customer ...`), one way only. A claim made with a verb outside the documents'
-//! 22 that no call of its class backs is backed by a call that writes and names a word of its
-//! object in its name or keys or, for a generic executor whose statement changed state (an
-//! `INSERT`, not a `SELECT`), in its statement ("tagged the page" by
-//! `API-patch-page`, "restored the orders" by `UPDATE orders ...`): the tables cannot list every
-//! verb a write performs. A write's other values are free text and do not count here (a comment
-//! that mentions the project archives nothing), with one exception: an outcome reached through
-//! other writes, `resolve`, is backed by a write whose string values name every word of its
-//! object ("resolved the MetaSep token mapping bug" by a commit with the message "Fix MetaSep
-//! token mapping bug"; "conflicts resolved" by a pull request "to resolve conflicts"). Verbs of money are checked on the verb alone (their
-//! object is an amount or a card), and so are verbs of saying (send, post, reply, forward, share,
-//! publish) whose object names what was said (an announcement, summary, recap, reminder, notice,
-//! note, update, memo, digest, greeting, reply, response, confirmation, notification, alert or
-//! invitation: "posted the release announcement" by `slack_post_message`), and so is a grant or
-//! revocation of a right (access, permission, privilege, right: "granted read access" by `GRANT
-//! SELECT ...`). A verb that adds or removes ("added a bag to your reservation", "inserted rows
-//! into `products`") is also backed by a call that does it to its target (`INSERT INTO products`)
-//! or by an update of its object or of its target. Words match exactly or, when nothing matches
-//! exactly, by prefix ("bag" / "baggage", both at least 3 letters and neither holding a digit: a
-//! number or an identifier such as `rev2024` is only itself). A tool named in another language
-//! matches any object.
+//! import, create, alter or update (data or a schema written where it now lives: "the migration
+//! has been completed" by `INSERT INTO customer ...`), one way only. A claim made with a verb
+//! outside the documents' 22 that no call of its class backs is backed by a call that writes
+//! and names a word of its object in its name or keys or, for a generic executor whose
+//! statement changed state (an `INSERT`, not a `SELECT`), in its statement ("tagged the page"
+//! by `API-patch-page`, "restored the orders" by `UPDATE orders ...`): the tables cannot list
+//! every verb a write performs. A write's other values are free text and do not count here (a
+//! comment that mentions the project archives nothing), with one exception: an outcome reached
+//! through other writes, `resolve`, is backed by a write whose string values name every word of
+//! its object ("resolved the MetaSep token mapping bug" by a commit with the message "Fix
+//! MetaSep token mapping bug"; "conflicts resolved" by a pull request "to resolve conflicts").
+//! Verbs of money are checked on the verb alone (their object is an amount or a card), and so
+//! are verbs of saying (send, post, reply, forward, share, publish) whose object names what was
+//! said (an announcement, summary, recap, reminder, notice, note, update, memo, digest,
+//! greeting, reply, response, confirmation, notification, alert or invitation: "posted the
+//! release announcement" by `slack_post_message`), and so is a grant or revocation of a right
+//! (access, permission, privilege, right: "granted read access" by `GRANT SELECT ...`). A verb
+//! that adds or removes ("added a bag to your reservation", "inserted rows into `products`") is
+//! also backed by a call that does it to its target (`INSERT INTO products`) or by an update of
+//! its object or of its target. Words match exactly or, when nothing matches exactly, by prefix
+//! ("bag" / "baggage", both at least 3 letters and neither holding a digit: a number or an
+//! identifier such as `rev2024` is only itself). A tool named in another language matches any
+//! object.
 //!
 //! **The narrative's own words.** When the object's head names a part of a document or a data
 //! set, or the whole of what was built (entry, item, section, row, field, block, heading,
 //! parent, child, layout, structure, value, system, workflow, setup, the options of a select
 //! property: option, choice, tag, ...), or the object is a quoted title or a title in capitals
 //! ("Created \"Q3 Goals\" as a toggleable section", "Created Packing Progress Summary", "The
-//! Learning Metrics Dashboard has been created"), and no call's name or key names any word of it, no
-//! call can be told apart by it: a call of the claim's class backs it. Creating such a part
-//! also updates what holds it, so an update backs it too ("created a new heading block" by
-//! `API-patch-block-children`). The members of a colon list name the things themselves and
-//! keep the strict rule; so does a code span (a path or an identifier is what calls' values
-//! hold). A quoted title anywhere in the object makes it a title ("Deleted \"Knitties\"
-//! project" by `API-patch-page` with `archived`). A kind of thing no call names is backed by
-//! a call of its class whose name names only a stored thing of any kind (page, block, child,
-//! record, row, item, entry, object, node, entity: "added the new project" by `API-post-page`
-//! into a database of projects), unless the object names its things by a list or an
-//! identifier; a tool for one kind does not hold another ("created a reservation" is not
-//! backed by `create_customer_profile`). A write or a verbless call that passes a statement
-//! (an argument `sql`, `query`, `statement`, `command`, `cmd` or `script`: `apply_migration`
-//! with `CREATE INDEX ...`) is read through it like a generic executor; a read's query is a
-//! question (`search_documentation` with "how to create a page" creates nothing). Linking or tagging one thing to another updates it ("linked the
-//! pull request to issue #27" by `update_issue`).
+//! Learning Metrics Dashboard has been created"), and no call's name or key names any word of
+//! it, no call can be told apart by it: a call of the claim's class backs it. Creating such a
+//! part also updates what holds it, so an update backs it too ("created a new heading block" by
+//! `API-patch-block-children`). The members of a colon list name the things themselves and keep
+//! the strict rule; so does a code span (a path or an identifier is what calls' values hold). A
+//! quoted title anywhere in the object makes it a title ("Deleted \"Knitties\" project" by
+//! `API-patch-page` with `archived`). A kind of thing no call names is backed by a call of its
+//! class whose name names only a stored thing of any kind (page, block, child, record, row,
+//! item, entry, object, node, entity: "added the new project" by `API-post-page` into a
+//! database of projects), unless the object names its things by a list or an identifier; a tool
+//! for one kind does not hold another ("created a reservation" is not backed by
+//! `create_customer_profile`). A write or a verbless call that passes a statement (an argument
+//! `sql`, `query`, `statement`, `command`, `cmd` or `script`: `apply_migration` with `CREATE
+//! INDEX ...`) is read through it like a generic executor; a read's query is a question
+//! (`search_documentation` with "how to create a page" creates nothing). Linking or tagging one
+//! thing to another updates it ("linked the pull request to issue #27" by `update_issue`).
 //!
 //! ## Which calls write
 //!
