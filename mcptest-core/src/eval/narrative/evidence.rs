@@ -332,30 +332,44 @@ impl<'a> Pieces<'a> {
             match v {
                 Value::String(s) if s.len() <= STATUS_MAX || is_json_object(s) => {
                     let short = Some(s.as_str()).filter(|s| s.len() <= STATUS_MAX);
-                    for text in short.into_iter().chain(embedded_values(s)) {
-                        let mut spans = std::mem::take(&mut self.spans);
-                        spans.clear();
-                        name_pieces(text, &mut spans);
-                        let piece = status_piece(text, &spans);
-                        self.spans = spans;
-                        if let Some(raw) = piece
-                            && self.facts(raw, vocab).state_verb().is_some_and(&wanted)
-                        {
-                            found = true;
-                            break;
-                        }
-                    }
-                    if found {
-                        break;
-                    }
+                    found = short
+                        .into_iter()
+                        .chain(embedded_values(s))
+                        .any(|text| self.names_status(text, vocab, &wanted));
                 }
                 Value::Array(xs) => stack.extend(xs.iter()),
-                Value::Object(m) => stack.extend(m.values()),
+                Value::Object(m) => {
+                    // A flag set on (`"archived": true`) is read as its key, as `read_values`
+                    // reads it.
+                    found = m.iter().any(|(k, x)| {
+                        *x == Value::Bool(true) && self.names_status(k, vocab, &wanted)
+                    });
+                    stack.extend(m.values());
+                }
                 _ => {}
+            }
+            if found {
+                break;
             }
         }
         self.values = stack;
         found
+    }
+
+    /// True when `text` is a status ([`status_piece`]) naming a state-changing verb `wanted`
+    /// accepts.
+    fn names_status(
+        &mut self,
+        text: &'a str,
+        vocab: &mut Vocab<'a>,
+        wanted: impl Fn(u32) -> bool,
+    ) -> bool {
+        let mut spans = std::mem::take(&mut self.spans);
+        spans.clear();
+        name_pieces(text, &mut spans);
+        let piece = status_piece(text, &spans);
+        self.spans = spans;
+        piece.is_some_and(|raw| self.facts(raw, vocab).state_verb().is_some_and(wanted))
     }
 
     /// The facts of every piece of `text`, appended to `out`.
@@ -719,9 +733,6 @@ impl CallEvidence {
                     for value in embedded_values(s) {
                         status_verbs.extend(add(value, &mut budget, &mut ps));
                     }
-                    for key in embedded_flags(s) {
-                        status_verbs.extend(add(key, &mut budget, &mut ps));
-                    }
                 }
                 Value::Array(xs) => stack.extend(xs.iter().rev()),
                 Value::Object(m) => {
@@ -787,43 +798,26 @@ fn is_json_object(text: &str) -> bool {
     text.trim_start().starts_with('{')
 }
 
-/// The short string values of a JSON object written as text (`"body_schema": "{\"state\":
-/// \"closed\"}"`): each `": "value"` whose value holds no quote or backslash and at most
-/// [`STATUS_MAX`] bytes; none when `text` is no object. Slices of `text`, so they are read like
-/// the call's other values, and may be statuses too.
+/// The short words a JSON object written as text states (`"body_schema": "{\"state\":
+/// \"closed\", \"archived\": true}"`): each string value that holds no quote or backslash and
+/// at most [`STATUS_MAX`] bytes, and the key of each flag set on (`"archived": true`: a flag
+/// set on says what a write did, as a one-word value does); none when `text` is no object.
+/// Slices of `text`, so they are read like the call's other values, and may be statuses too.
 fn embedded_values(text: &str) -> impl Iterator<Item = &str> {
     // Most values are no object: they are passed over before any search is set up.
     is_json_object(text)
         .then_some(text)
         .into_iter()
         .flat_map(|text| {
-            text.match_indices('"').filter_map(move |(at, _)| {
-                let rest = &text[at + 1..];
-                let rest = rest
-                    .strip_prefix(':')?
-                    .trim_start_matches(' ')
-                    .strip_prefix('"')?;
-                let end = rest.find(['"', '\\'])?;
-                (end <= STATUS_MAX && rest.as_bytes().get(end) == Some(&b'"')).then(|| &rest[..end])
-            })
-        })
-}
-
-/// The keys of a JSON object written as text whose value is `true` (`"body_schema":
-/// "{\"archived\": true}"`): each `"key": true` whose key holds no quote or backslash and at
-/// most [`STATUS_MAX`] bytes; none when `text` is no object. A flag set on says what a write
-/// did, as a one-word value does.
-fn embedded_flags(text: &str) -> impl Iterator<Item = &str> {
-    is_json_object(text)
-        .then_some(text)
-        .into_iter()
-        .flat_map(|text| {
             text.match_indices("\":").filter_map(move |(at, _)| {
                 let value = text[at + 2..].trim_start_matches(' ');
-                let flag = value.strip_prefix("true").is_some_and(|after| {
-                    !after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
-                });
-                if !flag {
+                if let Some(rest) = value.strip_prefix('"') {
+                    let end = rest.find(['"', '\\'])?;
+                    return (end <= STATUS_MAX && rest.as_bytes().get(end) == Some(&b'"'))
+                        .then(|| &rest[..end]);
+                }
+                let after = value.strip_prefix("true")?;
+                if after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
                     return None;
                 }
                 let open = text[..at].rfind('"')?;
