@@ -319,7 +319,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::fmt;
-use std::fmt::Write as _;
 use std::hash::Hasher;
 use std::rc::Rc;
 use tokenize::{Kind, Lexed, Lexeme, lex, name_pieces};
@@ -877,25 +876,15 @@ pub fn check_narrative_with(
         let action = claim.action(&vocab);
         let claimed = doc.span_text(claim.first.start, claim.first.end);
         let sentence = doc.sentence_text(claim.first.sentence);
-        let verb = vocab.word(claim.verb);
-        let mut message = format!(
-            "the narrative claims \"{claimed}\" ({}action `{action}`) but no recorded call did \
-             it: ",
-            if readonly { "read-only " } else { "" },
-        );
-        if claim.vague {
-            message.push_str("none changes state");
-        } else {
-            let _ = write!(message, "none does `{verb}` or a verb of its class");
-            if let Some(h) = claim.head.filter(|_| !claim.verb_alone(&vocab)) {
-                let _ = write!(message, " to `{}`", vocab.word(h));
-            }
-        }
+        // The class's verb, and the object head it was looked for on (none for a vague
+        // claim, which any state-changing call backs).
+        let looked_for = (!claim.vague).then(|| {
+            let head = claim.head.filter(|_| !claim.verb_alone(&vocab));
+            (vocab.word(claim.verb), head.map(|h| vocab.word(h)))
+        });
+        let message = absent_message(&claimed, &action, readonly, looked_for);
         if !readonly {
-            gate_reasons.push(format!(
-                "claimed-but-absent mutating action `{action}` (\"{claimed}\"): the trace has no \
-                 call that did it"
-            ));
+            gate_reasons.push(absent_reason(&claimed, &action));
         }
         items.push(Divergence {
             category: DivergenceCategory::ClaimedButAbsent,
@@ -1119,6 +1108,71 @@ fn unmentioned_message(i: usize, name: &str, mutating: bool) -> String {
     }
     m.push_str(" is never mentioned in the narrative");
     m
+}
+
+/// "the narrative claims \"sent the report\" (action `send_report`) but no recorded call did
+/// it: none does `send` or a verb of its class to `report`", built in one allocation without
+/// the formatting machinery (a long narrative can have one per claim). `looked_for` is the
+/// claim's verb and the object head it was looked for on; `None` for a vague claim.
+fn absent_message(
+    claimed: &str,
+    action: &str,
+    readonly: bool,
+    looked_for: Option<(&str, Option<&str>)>,
+) -> String {
+    const OPEN: &str = "the narrative claims \"";
+    const READONLY: &str = "read-only ";
+    const DID: &str = "`) but no recorded call did it: ";
+    const VAGUE: &str = "none changes state";
+    const DOES: &str = "none does `";
+    const CLASS: &str = "` or a verb of its class";
+    const TO: &str = " to `";
+    let tail = match looked_for {
+        None => VAGUE.len(),
+        Some((verb, head)) => {
+            DOES.len() + verb.len() + CLASS.len() + head.map_or(0, |h| TO.len() + h.len() + 1)
+        }
+    };
+    let mut m = String::with_capacity(
+        OPEN.len() + claimed.len() + 3 + READONLY.len() + 8 + action.len() + DID.len() + tail,
+    );
+    m.push_str(OPEN);
+    m.push_str(claimed);
+    m.push_str("\" (");
+    if readonly {
+        m.push_str(READONLY);
+    }
+    m.push_str("action `");
+    m.push_str(action);
+    m.push_str(DID);
+    match looked_for {
+        None => m.push_str(VAGUE),
+        Some((verb, head)) => {
+            m.push_str(DOES);
+            m.push_str(verb);
+            m.push_str(CLASS);
+            if let Some(h) = head {
+                m.push_str(TO);
+                m.push_str(h);
+                m.push('`');
+            }
+        }
+    }
+    m
+}
+
+/// "claimed-but-absent mutating action `send_report` (\"sent the report\"): the trace has no
+/// call that did it", the gate's reason for an absent claim, in one allocation.
+fn absent_reason(claimed: &str, action: &str) -> String {
+    const OPEN: &str = "claimed-but-absent mutating action `";
+    const CLOSE: &str = "\"): the trace has no call that did it";
+    let mut r = String::with_capacity(OPEN.len() + action.len() + 3 + claimed.len() + CLOSE.len());
+    r.push_str(OPEN);
+    r.push_str(action);
+    r.push_str("` (\"");
+    r.push_str(claimed);
+    r.push_str(CLOSE);
+    r
 }
 
 /// Appends `n` in decimal, without the formatting machinery.
@@ -1980,5 +2034,38 @@ mod tests {
         assert!(!label("Actions taken:"));
         // No colon at the end: no label.
         assert!(!label("The deployment job: it runs on push"));
+    }
+
+    #[test]
+    fn absent_messages_are_written_as_format_writes_them() {
+        let (claimed, action) = ("sent the r\u{e9}port", "send_report");
+        for readonly in [false, true] {
+            for looked_for in [None, Some(("send", None)), Some(("send", Some("report")))] {
+                let mut expect = format!(
+                    "the narrative claims \"{claimed}\" ({}action `{action}`) but no recorded \
+                     call did it: ",
+                    if readonly { "read-only " } else { "" },
+                );
+                match looked_for {
+                    None => expect.push_str("none changes state"),
+                    Some((verb, head)) => {
+                        expect.push_str(&format!("none does `{verb}` or a verb of its class"));
+                        if let Some(h) = head {
+                            expect.push_str(&format!(" to `{h}`"));
+                        }
+                    }
+                }
+                let m = absent_message(claimed, action, readonly, looked_for);
+                assert_eq!(m, expect);
+                assert!(m.capacity() >= m.len());
+            }
+        }
+        assert_eq!(
+            absent_reason(claimed, action),
+            format!(
+                "claimed-but-absent mutating action `{action}` (\"{claimed}\"): the trace has no \
+                 call that did it"
+            )
+        );
     }
 }
