@@ -1407,6 +1407,8 @@ struct Spelling<'t> {
     /// True once `Doc::word_info` holds its facts as a word (computed when it first occurs as
     /// one).
     read_as_word: bool,
+    /// True when its one piece is all of it (`issue`, not `create_issue` or `Maria's`).
+    whole: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -1518,17 +1520,26 @@ impl<'t> Doc<'t> {
                 let first = toks.len() as u32;
                 spans.clear();
                 name_pieces(s, &mut spans);
-                for &(a, b) in &spans {
-                    let raw = &s[a..b];
-                    let id = *seen
-                        .entry(Text(raw))
-                        .or_insert_with(|| vocab.raw_piece(raw, &mut lower).0);
-                    toks.push(id);
+                // Most spellings are one piece, the whole of it: the spelling is read once (it
+                // is looked up in `by_text` from now on), so its piece is normalized straight
+                // away instead of through the cache of pieces.
+                let whole = spans[..] == [(0, s.len())];
+                if whole {
+                    toks.push(vocab.raw_piece(s, &mut lower).0);
+                } else {
+                    for &(a, b) in &spans {
+                        let raw = &s[a..b];
+                        let id = *seen
+                            .entry(Text(raw))
+                            .or_insert_with(|| vocab.raw_piece(raw, &mut lower).0);
+                        toks.push(id);
+                    }
                 }
                 spellings.push(Spelling {
                     text: s,
                     toks: (first, toks.len() as u32),
                     read_as_word: false,
+                    whole,
                 });
                 word_info.push(WordInfo::default());
                 let sp = spellings.len() as u32 - 1;
@@ -1549,7 +1560,13 @@ impl<'t> Doc<'t> {
                 spelling.read_as_word = true;
                 let one_piece = spelling.toks.1 - spelling.toks.0 == 1;
                 lowercase_into(s, &mut lower);
-                let norm = normalize(&lower);
+                // An ASCII spelling that is one whole piece was normalized as that piece (in
+                // lowercase, as here): its word is its normal form.
+                let norm = if spelling.whole && s.is_ascii() {
+                    Cow::Borrowed(vocab.word(toks[spelling.toks.0 as usize]))
+                } else {
+                    normalize(&lower)
+                };
                 word_info[sp as usize] = WordInfo::new(s, &lower, &norm, one_piece);
             }
         }
