@@ -318,6 +318,7 @@ use lexicon::{has_digit, is_into_verb, is_stopword, normalize, verb_class};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::fmt;
 use std::hash::Hasher;
 use std::rc::Rc;
@@ -1398,6 +1399,13 @@ enum Filler {
     Stop,
 }
 
+/// Per spelling of the narrative, what it is to the argument statements (the argument key it
+/// names, and what it is as filler), filled in as statements are read.
+struct KeySpellings<'x> {
+    args: &'x Args<'x>,
+    facts: Vec<OnceCell<(Option<u32>, Filler)>>,
+}
+
 /// One distinct text of the narrative's words and quoted spans: facts computed once however
 /// often it occurs.
 struct Spelling<'t> {
@@ -1692,50 +1700,62 @@ impl<'t> Doc<'t> {
         out
     }
 
-    /// What each spelling is to the argument statements of the text: the argument key its
-    /// lowercase text is, and whether it is filler between a key and its value (a stopword
-    /// other than a numeral: `to`, `the`, `is`) or ends the search for one (`from`, `of`).
-    fn key_spellings(&self, args: &Args<'_>) -> Vec<(Option<u32>, Filler)> {
-        let mut lower = String::new();
-        self.spellings
-            .iter()
-            .map(|sp| {
-                lowercase_into(sp.text, &mut lower);
-                // No stopword holds a digit: a number is no filler. "from" and "of" lead to
-                // another thing ("labels from different categories", "status of the issue"),
-                // not to the key's value.
-                let filler = if matches!(lower.as_str(), "from" | "of") {
-                    Filler::Stop
-                } else if !has_digit(&lower) && is_stopword(&lower) {
-                    Filler::Skip
-                } else {
-                    Filler::No
-                };
-                let key = if args.may_be_key(lower.len()) {
-                    args.key_id(&lower)
-                } else {
-                    None
-                };
-                (key, filler)
-            })
-            .collect()
+    /// What each spelling is to the argument statements of the text, read when a statement
+    /// first asks ([`key_facts`](Self::key_facts)): only the sentences of backed claims are
+    /// searched for statements, and they hold few of the text's spellings.
+    fn key_spellings<'x>(&self, args: &'x Args<'x>) -> KeySpellings<'x> {
+        KeySpellings {
+            args,
+            facts: vec![OnceCell::new(); self.spellings.len()],
+        }
     }
 
-    /// The spelling facts of word lexeme `li` (from [`key_spellings`](Self::key_spellings)).
-    fn key_facts(
-        &self,
-        li: usize,
-        keys: &[(Option<u32>, Filler)],
-    ) -> Option<(Option<u32>, Filler)> {
+    /// What spelling `sp` is to the argument statements: the argument key its lowercase text
+    /// is, and whether it is filler between a key and its value (a stopword other than a
+    /// numeral: `to`, `the`, `is`) or ends the search for one (`from`, `of`).
+    fn spelling_key_facts(&self, sp: usize, args: &Args<'_>) -> (Option<u32>, Filler) {
+        let text = self.spellings.get(sp).map_or("", |s| s.text);
+        // In lowercase as `lowercase_into` writes it, borrowed when it already is.
+        let lower: Cow<'_, str> = if !text.is_ascii() {
+            Cow::Owned(text.chars().flat_map(char::to_lowercase).collect())
+        } else if text.bytes().any(|b| b.is_ascii_uppercase()) {
+            Cow::Owned(text.to_ascii_lowercase())
+        } else {
+            Cow::Borrowed(text)
+        };
+        let lower = lower.as_ref();
+        // No stopword holds a digit: a number is no filler. "from" and "of" lead to another
+        // thing ("labels from different categories", "status of the issue"), not to the
+        // key's value.
+        let filler = if matches!(lower, "from" | "of") {
+            Filler::Stop
+        } else if !has_digit(lower) && is_stopword(lower) {
+            Filler::Skip
+        } else {
+            Filler::No
+        };
+        let key = if args.may_be_key(lower.len()) {
+            args.key_id(lower)
+        } else {
+            None
+        };
+        (key, filler)
+    }
+
+    /// The spelling facts of word lexeme `li` ([`spelling_key_facts`](Self::spelling_key_facts)),
+    /// read once per spelling.
+    fn key_facts(&self, li: usize, keys: &KeySpellings<'_>) -> Option<(Option<u32>, Filler)> {
         if self.lexed.lexemes.get(li)?.kind != Kind::Word {
             return None;
         }
-        keys.get(self.spelling(li)?).copied()
+        let sp = self.spelling(li)?;
+        let cell = keys.facts.get(sp)?;
+        Some(*cell.get_or_init(|| self.spelling_key_facts(sp, keys.args)))
     }
 
     /// The word lexemes of sentence `s` that are an argument key of some call, with that key's
     /// id.
-    fn sentence_keys(&self, s: usize, keys: &[(Option<u32>, Filler)]) -> Vec<(usize, u32)> {
+    fn sentence_keys(&self, s: usize, keys: &KeySpellings<'_>) -> Vec<(usize, u32)> {
         let Some(sent) = self.lexed.sentences.get(s) else {
             return Vec::new();
         };
@@ -1750,7 +1770,7 @@ impl<'t> Doc<'t> {
         &self,
         li: usize,
         sentence_end: usize,
-        keys: &[(Option<u32>, Filler)],
+        keys: &KeySpellings<'_>,
     ) -> Option<usize> {
         for lj in li + 1..sentence_end {
             match self.lexed.lexemes[lj].kind {
