@@ -179,9 +179,10 @@
 //! by `API-patch-page`, "restored the orders" by `UPDATE orders ...`): the tables cannot list
 //! every verb a write performs. A write's other values are free text and do not count here (a
 //! comment that mentions the project archives nothing), with one exception: an outcome reached
-//! through other writes, `resolve`, is backed by a write whose string values name every word of
-//! its object ("resolved the MetaSep token mapping bug" by a commit with the message "Fix
-//! MetaSep token mapping bug"; "conflicts resolved" by a pull request "to resolve conflicts").
+//! through other writes, `resolve`, on an object of two words or more and no number, is backed
+//! by a write whose string values name every word of its object ("resolved the MetaSep token
+//! mapping bug" by a commit with the message "Fix MetaSep token mapping bug"; "infrastructure
+//! conflicts resolved" by a pull request "Add CI infrastructure to resolve conflicts").
 //! Verbs of money are checked on the verb alone (their object is an amount or a card), and so
 //! are verbs of saying (send, post, reply, forward, share, publish) whose object names what was
 //! said (an announcement, summary, recap, reminder, notice, note, update, memo, digest,

@@ -11,7 +11,8 @@
 //! (`API-post-page`) does. Last, a claim made with a verb outside the documents' 22 is backed
 //! by a write that names a word of its object in its name, keys or the statement of an
 //! executor that changed state, whatever its verb; and an outcome ("resolved the token
-//! mapping bug") by a write whose text names every word of its object.
+//! mapping bug") by a write whose text names every word of its object, when it has two words
+//! or more and no number.
 //!
 //! Both rounds look words up in lists keyed by word id, built by counting sort and holding only
 //! the words claims ask about, so a long trace costs one pass over its calls and no sorting.
@@ -266,9 +267,13 @@ pub(super) fn backing_calls(
                     );
                 }
             }
-            if m.is_empty() && !q.outcome.is_empty() {
+            if m.is_empty() && q.outcome.len() >= 2 && !q.named_things {
                 // What was resolved is named in the text of a write that did it: a commit
                 // message, a pull request's body, a changed file ("Fix MetaSep token mapping").
+                // Free text is weak evidence: it takes two words of the object or more ("resolved
+                // the issue" is not backed by a note that mentions an issue), and not a thing
+                // named by its number or identifier (a call that acts on it by that name does
+                // it).
                 let words: Vec<&str> = q.outcome.iter().map(|&o| vocab.word(o)).collect();
                 m.extend(writes.iter().copied().filter(|&c| {
                     calls[c]
