@@ -771,43 +771,44 @@ pub fn check_narrative_with(
             words
         })
         .collect();
-    // Some claims are also backed by the update class, by what their object is:
-    // - creating a part updates what holds it ("created a new heading block" by
-    //   `API-patch-block-children`);
-    // - a branch merged forward is updated itself ([`lexicon::updates_its_object`]).
+    // Some claims are also backed by other verbs, by what their object is
+    // ([`lexicon::object_class`]): creating a part updates what holds it ("created a new heading
+    // block" by `API-patch-block-children`), a branch merged forward is updated itself, and a
+    // workflow is activated by putting it in place.
     let create = vocab.intern_borrowed("create");
-    let update = vocab.intern_borrowed("update");
-    let mut with_update: HashMap<u32, Vec<u32>> = HashMap::default();
-    let updated: Vec<bool> = claims
+    let own_class: Vec<Option<Vec<u32>>> = claims
         .iter()
         .map(|claim| {
             let class = classes.get(&claim.verb).map_or(&[][..], Vec::as_slice);
-            if class.contains(&update) {
-                return false;
+            let base = vocab.word(claim.verb);
+            let mut extra: Vec<&'static str> =
+                lexicon::object_class(base, claim.object.iter().map(|&o| vocab.word(o))).to_vec();
+            if claim.loose && class.contains(&create) {
+                extra.push("update");
             }
-            let on = (claim.loose && class.contains(&create))
-                || lexicon::updates_its_object(
-                    vocab.word(claim.verb),
-                    claim.object.iter().map(|&o| vocab.word(o)),
-                );
-            if on {
-                with_update
-                    .entry(claim.verb)
-                    .or_insert_with(|| [class, &update_class].concat());
+            if extra.is_empty() {
+                return None;
             }
-            on
+            let mut own = class.to_vec();
+            for v in extra {
+                if v == "update" {
+                    own.extend_from_slice(&update_class);
+                } else {
+                    own.push(vocab.intern_borrowed(v));
+                }
+            }
+            Some(own)
         })
         .collect();
     let queries: Vec<Query<'_>> = claims
         .iter()
         .zip(&objects)
-        .zip(&updated)
-        .map(|((claim, object), &updated)| Query {
-            class: with_update
-                .get(&claim.verb)
-                .filter(|_| updated)
-                .or_else(|| classes.get(&claim.verb))
-                .map_or(&[], Vec::as_slice),
+        .zip(&own_class)
+        .map(|((claim, object), own)| Query {
+            class: own
+                .as_deref()
+                .or_else(|| classes.get(&claim.verb).map(Vec::as_slice))
+                .unwrap_or(&[]),
             // A verb of money, of saying what was said or of telling someone is checked on
             // its verb alone.
             object: if claim.verb_alone(&vocab) {

@@ -23,10 +23,11 @@ const BOUNDARY: &[&str] = &[
     "after", "until",
 ];
 
-/// Words that open a clause of background time: a passive there says when something happened
-/// to something, not what the agent did ("deleted when the PR was merged").
+/// Words that open a clause of background time or of reason: a passive there says when or why
+/// something happened to something, not what the agent did ("deleted when the PR was merged",
+/// "failed because they were sent without a query").
 const BACKGROUND: &[&str] = &[
-    "when", "whenever", "after", "until", "while", "since", "before",
+    "when", "whenever", "after", "until", "while", "since", "before", "because",
 ];
 
 /// Words that make a later verb in their clause unreal: modality, future, offers, plans,
@@ -578,6 +579,7 @@ const F_BEING: u64 = 1 << 35;
 const F_CAPITAL: u64 = 1 << 36;
 const F_WITH: u64 = 1 << 37;
 const F_FROM: u64 = 1 << 38;
+const F_ED: u64 = 1 << 39;
 /// Words an object phrase passes over: stopwords, adverbs, particles, numbers.
 const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 
@@ -693,6 +695,8 @@ impl WordInfo {
             lower.len() > 5 && lower.ends_with("ing") && table & F_NOT_ING == 0,
             F_ING,
         );
+        // A past participle of any verb, known or not ("implemented", "reworked").
+        set(&mut f, lower.len() > 4 && lower.ends_with("ed"), F_ED);
         let code = has_digit(raw)
             || (raw.chars().nth(1).is_some() && !raw.chars().any(char::is_lowercase));
         set(&mut f, code, F_CODE);
@@ -926,6 +930,30 @@ fn read_claim(
             break;
         }
         let (l, w) = (&lexemes[j], &info[j]);
+        if l.kind == Kind::Word && w.is(F_COORD) && j > 0 && same(j - 1) {
+            if subject.is_none() {
+                // "has been implemented and activated", "sorted differently or extended": a
+                // participle of any verb joined before this one (adverbs between) shares its
+                // subject, its auxiliaries and whatever made it unreal; read on past it.
+                let adverb = |x: usize| lexemes[x].kind == Kind::Word && info[x].is(F_ADVERB);
+                let mut k = j - 1;
+                while k > floor && adverb(k) {
+                    k -= 1;
+                }
+                if (j + 1..li).all(adverb)
+                    && lexemes[k].kind == Kind::Word
+                    && info[k].is(F_ED)
+                    && same(k)
+                {
+                    j = k;
+                    continue;
+                }
+            } else if negated_before(lexemes, info, j, floor) {
+                // "No inventory or FAQ entries were modified": the subject's negation stands
+                // before the `or` that joins its nouns.
+                return None;
+            }
+        }
         if is_boundary(l, w) {
             after_label = l.kind == Kind::Sep && subject.is_none() && j + 1 == li;
             background = l.kind == Kind::Word && w.is(F_BACKGROUND);
@@ -1513,6 +1541,26 @@ fn starts_object(l: &Lexeme, w: &WordInfo) -> bool {
         Kind::Word => !w.is(F_PREPOSITION) && !w.is(F_BY) && w.verb.is_none(),
         _ => false,
     }
+}
+
+/// True when the words before the coordinator at `j`, back to the clause start, are a noun
+/// phrase that a negation opens ("No inventory or ...", "Neither the page nor ..."): no verb
+/// among them.
+fn negated_before(lexemes: &[Lexeme], info: &Infos<'_>, j: usize, floor: usize) -> bool {
+    let sentence = lexemes[j].sentence;
+    let mut k = j;
+    while k > floor {
+        k -= 1;
+        let (l, w) = (&lexemes[k], &info[k]);
+        if l.sentence != sentence || is_boundary(l, w) || (l.kind == Kind::Word && w.verb.is_some())
+        {
+            return false;
+        }
+        if l.kind == Kind::Word && w.is(F_NEGATOR) {
+            return true;
+        }
+    }
+    false
 }
 
 /// True when a passive verb is followed (over adverbs) by `by` and a doer other than the

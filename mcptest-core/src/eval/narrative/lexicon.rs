@@ -1078,14 +1078,22 @@ pub(super) fn is_automation_noun(word: &str) -> bool {
 /// Things that name a line of commits.
 const BRANCH_NOUNS: &[&str] = &["branch", "ref", "head"];
 
-/// True when a claim of `base` on an object of these normalized words is done by updating the
-/// thing itself: a branch merged into another moves that one forward (a fast-forward by
-/// `update_ref`).
-pub(super) fn updates_its_object<'w>(
+/// The verbs that also back a claim of `base` on an object of these normalized words, by what
+/// the object is: a branch merged into another moves that one forward (a fast-forward by
+/// `update_ref`), and code that acts when it runs is activated or enabled by putting it in
+/// place ("the deployment workflow has been activated" by merging the pull request that adds
+/// it). `update` stands for the whole update class.
+pub(super) fn object_class<'w>(
     base: &str,
     mut object: impl Iterator<Item = &'w str>,
-) -> bool {
-    base == "merge" && object.any(|w| BRANCH_NOUNS.contains(&w))
+) -> &'static [&'static str] {
+    match base {
+        "merge" if object.any(|w| BRANCH_NOUNS.contains(&w)) => &["update"],
+        "activate" | "enable" if object.any(is_automation_noun) => {
+            &["merge", "commit", "push", "create", "write", "update"]
+        }
+        _ => &[],
+    }
 }
 
 /// True when the lowercase word is a stopword or a numeral.
