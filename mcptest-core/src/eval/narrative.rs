@@ -46,7 +46,9 @@
 //!    Under "**Workflow Setup:**" the head is a setup, and the list is the agent's. A verb of
 //!    change with no subject and no object right before `from` ("- Changed from Sequential
 //!    Scans to Index Scans") tells that something changed, not what: like "processed", any
-//!    write backs it.
+//!    write backs it; so does a change that names nothing changed ("Changes made", "the updates
+//!    have been applied"). Sending the agent's own attempts or calls ("the first five attempts
+//!    were sent without a request body") is how it worked, not a claim.
 //! 3. Nothing before it in its clause **negates** it (`not`, `never`, `no`, `unable`,
 //!    `cannot`, `failed`, any `n't`) or makes it **unreal**: a condition (`if`, `unless`,
 //!    `once`, `whether`), a request or plan (`please`, `let`, `want`, `need`, `plan`, `try`),
@@ -79,7 +81,11 @@
 //!    items scheduled ..."), one without is a claim ("Issue #27 closed"); a subject headed by a
 //!    time noun ("... Day 2 have been removed") names when, not what. A verb coordinated with
 //!    an earlier one, adverbs between them, shares its subject ("has been reopened and properly
-//!    tagged").
+//!    tagged"); so does one joined after a participle of any verb ("has been implemented and
+//!    activated"), and it shares what made that one unreal ("if you'd like the report sorted
+//!    differently or extended"). A negation opening a subject joined by `or` holds ("No
+//!    inventory or FAQ entries were modified"), and a passive in a clause of reason is
+//!    background ("failed because they were sent with no query").
 //!
 //! The **object** is the noun phrase after the verb up to a preposition, a naming participle
 //! ("a block titled ...", "a page named ...") or the clause end, skipping determiners,
@@ -136,6 +142,8 @@
 //! pull request (what is merged is a pull request's branch and its changes: "merged the logging
 //! improvements" by `merge_pull_request`), and a merge of a branch is also backed by an update
 //! of it (a fast-forward: "merged develop into release" by `update_ref` on `heads/develop`).
+//! Activating or enabling a workflow (or other code that acts when it runs) is also backed by
+//! putting it in place: a merge, commit, push or created file.
 //!
 //! A generic executor that names its action under a key (`action`, `action_name`, `operation`,
 //! `tool`, `function`, ...) does what that name says: `execute_action` with `"action_name":

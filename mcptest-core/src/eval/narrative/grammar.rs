@@ -103,6 +103,14 @@ const AGENT: &[&str] = &[
     "i", "we", "i've", "we've", "i’ve", "we’ve", "i'm", "we're", "i’m", "we’re",
 ];
 
+/// The actions of the nouns for a change of any kind ("changes", "updates", "modifications",
+/// "adjustments").
+const CHANGES: &[&str] = &["change", "update", "modify", "adjust"];
+
+/// Nouns for the agent's own tool calls: sending one is how the agent worked, not an action on
+/// anything ("the first five attempts were sent without a request body").
+const CALL_NOUNS: &[&str] = &["attempt", "call", "payload", "retry"];
+
 /// Verbs whose use without an object tells a change of state ("the plan changed from ... to
 /// ..."), not an act on something.
 const CHANGE_OF_STATE: &[&str] = &["change", "move", "transition"];
@@ -580,6 +588,7 @@ const F_CAPITAL: u64 = 1 << 36;
 const F_WITH: u64 = 1 << 37;
 const F_FROM: u64 = 1 << 38;
 const F_ED: u64 = 1 << 39;
+const F_CALL_NOUN: u64 = 1 << 40;
 /// Words an object phrase passes over: stopwords, adverbs, particles, numbers.
 const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 
@@ -688,6 +697,7 @@ impl WordInfo {
         let ly = lower.len() > 4 && lower.ends_with("ly") && table & F_NOT_ADVERB == 0;
         set(&mut f, ly, F_ADVERB);
         set(&mut f, listed(norm) & F_GENERIC != 0, F_GENERIC);
+        set(&mut f, CALL_NOUNS.contains(&norm), F_CALL_NOUN);
         set(&mut f, stop, F_STOP);
         set(&mut f, is_numeral(lower.trim_start_matches('$')), F_NUMBER);
         set(
@@ -1244,6 +1254,13 @@ fn read_claim(
     );
     claim.listed = listed;
     claim.titled = titled;
+    if matches!(claim.base, "send" | "submit" | "post")
+        && claim
+            .head
+            .is_some_and(|h| lexemes[h].kind == Kind::Word && info[h].is(F_CALL_NOUN))
+    {
+        return None;
+    }
     // "- Changed from Sequential Scans to Index Scans": a verb of change with no subject and
     // no object, right before `from`, is used without an object: it tells that something
     // changed, not what the agent changed. It says nothing checkable, as "processed" does.
@@ -1315,6 +1332,9 @@ fn finish(
                     Voice::Passive => Span::default(),
                 };
                 head = head_of(lexemes, info, ph.get(object));
+                // "Changes made", "the updates have been applied": a change that names
+                // nothing changed says nothing checkable, as "processed" does.
+                vague = object.is_empty() && CHANGES.contains(&action);
             }
             None if is_vague_verb(base) => vague = true,
             // "confirmed the details": a check, not an action.
