@@ -48,7 +48,9 @@
 //!    Scans to Index Scans") tells that something changed, not what: like "processed", any
 //!    write backs it; so does a change that names nothing changed ("Changes made", "the updates
 //!    have been applied"). Sending the agent's own attempts or calls ("the first five attempts
-//!    were sent without a request body") is how it worked, not a claim.
+//!    were sent without a request body") is how it worked, not a claim, and what a call or a
+//!    statement gave back is no return of goods ("the script returned an error", "returned 12
+//!    rows").
 //! 3. Nothing before it in its clause **negates** it (`not`, `never`, `no`, `unable`,
 //!    `cannot`, `failed`, any `n't`) or makes it **unreal**: a condition (`if`, `unless`,
 //!    `once`, `whether`), a request or plan (`please`, `let`, `want`, `need`, `plan`, `try`),
@@ -143,7 +145,9 @@
 //! improvements" by `merge_pull_request`), and a merge of a branch is also backed by an update
 //! of it (a fast-forward: "merged develop into release" by `update_ref` on `heads/develop`).
 //! Activating or enabling a workflow (or other code that acts when it runs) is also backed by
-//! putting it in place: a merge, commit, push or created file.
+//! putting it in place: a merge, commit, push or created file. An update of a page or a
+//! document also matches its blocks ("Toronto Guide page updated" by `update_a_block`); a
+//! deletion does not.
 //!
 //! A generic executor that names its action under a key (`action`, `action_name`, `operation`,
 //! `tool`, `function`, ...) does what that name says: `execute_action` with `"action_name":
@@ -766,6 +770,14 @@ pub fn check_narrative_with(
             if !claim.object.is_empty() {
                 let extra = lexicon::action_synonyms(vocab.word(claim.verb));
                 words.extend(extra.iter().map(|w| vocab.intern_borrowed(w)));
+            }
+            // Updating a part of a page updates the page ("Toronto Guide page updated" by
+            // `update_a_block`).
+            if let Some(h) = claim.head
+                && verb_class(vocab.word(claim.verb)).contains(&"update")
+            {
+                let parts = lexicon::held_parts(vocab.word(h));
+                words.extend(parts.iter().map(|w| vocab.intern_borrowed(w)));
             }
             for &o in &claim.object {
                 let synonyms = lexicon::object_synonyms(vocab.word(o));

@@ -111,6 +111,12 @@ const CHANGES: &[&str] = &["change", "update", "modify", "adjust"];
 /// anything ("the first five attempts were sent without a request body").
 const CALL_NOUNS: &[&str] = &["attempt", "call", "payload", "retry"];
 
+/// Nouns for what a call or a statement gives back ("the query returned 12 rows", "returned an
+/// error").
+const RESULT_NOUNS: &[&str] = &[
+    "error", "result", "row", "value", "response", "output", "record", "match", "hit", "count",
+];
+
 /// Verbs whose use without an object tells a change of state ("the plan changed from ... to
 /// ..."), not an act on something.
 const CHANGE_OF_STATE: &[&str] = &["change", "move", "transition"];
@@ -135,6 +141,8 @@ const DONE_ADVERBS: &[&str] = &["now", "successfully", "officially", "fully", "a
 /// object.
 const ADVERBS: &[&str] = &[
     "also",
+    "later",
+    "afterwards",
     "just",
     "already",
     "now",
@@ -589,6 +597,7 @@ const F_WITH: u64 = 1 << 37;
 const F_FROM: u64 = 1 << 38;
 const F_ED: u64 = 1 << 39;
 const F_CALL_NOUN: u64 = 1 << 40;
+const F_RESULT_NOUN: u64 = 1 << 41;
 /// Words an object phrase passes over: stopwords, adverbs, particles, numbers.
 const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 
@@ -698,6 +707,7 @@ impl WordInfo {
         set(&mut f, ly, F_ADVERB);
         set(&mut f, listed(norm) & F_GENERIC != 0, F_GENERIC);
         set(&mut f, CALL_NOUNS.contains(&norm), F_CALL_NOUN);
+        set(&mut f, RESULT_NOUNS.contains(&norm), F_RESULT_NOUN);
         set(&mut f, stop, F_STOP);
         set(&mut f, is_numeral(lower.trim_start_matches('$')), F_NUMBER);
         set(
@@ -1254,6 +1264,15 @@ fn read_claim(
     );
     claim.listed = listed;
     claim.titled = titled;
+    // "returned an error", "returned 12 rows": what a call or a statement gave back, not goods
+    // returned.
+    if claim.base == "return"
+        && claim
+            .head
+            .is_some_and(|h| lexemes[h].kind == Kind::Word && info[h].is(F_RESULT_NOUN))
+    {
+        return None;
+    }
     if matches!(claim.base, "send" | "submit" | "post")
         && claim
             .head

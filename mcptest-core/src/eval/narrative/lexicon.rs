@@ -1075,6 +1075,16 @@ pub(super) fn is_automation_noun(word: &str) -> bool {
     AUTOMATION_NOUNS.contains(&word)
 }
 
+/// The words tools name the parts of a normalized noun by, when changing a part changes the
+/// whole: a page's content is its blocks ("updated the Toronto Guide page" by
+/// `update_a_block`). Only an update reads them: deleting a block deletes no page.
+pub(super) fn held_parts(word: &str) -> &'static [&'static str] {
+    match word {
+        "page" | "document" | "doc" => &["block", "child"],
+        _ => &[],
+    }
+}
+
 /// Things that name a line of commits.
 const BRANCH_NOUNS: &[&str] = &["branch", "ref", "head"];
 
