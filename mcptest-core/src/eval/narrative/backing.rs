@@ -17,10 +17,10 @@
 //! Both rounds look words up in lists keyed by word id, built by counting sort and holding only
 //! the words claims ask about, so a long trace costs one pass over its calls and no sorting.
 
+use super::Vocab;
 use super::evidence::{Arena, CallEvidence, Pieces};
-use super::lexicon::{has_digit, normalize};
-use super::tokenize::{clip, name_pieces};
-use super::{Vocab, lowered};
+use super::lexicon::has_digit;
+use super::tokenize::clip;
 use crate::fasthash::{FastHasher, HashMap};
 use crate::trace::ToolCall;
 use std::hash::Hasher;
@@ -274,13 +274,13 @@ pub(super) fn backing_calls(
                 // the issue" is not backed by a note that mentions an issue), and not a thing
                 // named by its number or identifier (a call that acts on it by that name does
                 // it).
-                let words: Vec<&str> = q.outcome.iter().map(|&o| vocab.word(o)).collect();
-                m.extend(writes.iter().copied().filter(|&c| {
-                    calls[c]
-                        .args
-                        .as_ref()
-                        .is_some_and(|a| names_every_word(a, &words))
-                }));
+                for &c in &writes {
+                    if let Some(args) = &calls[c].args
+                        && names_every_word(args, q.outcome, pieces, vocab)
+                    {
+                        m.push(c);
+                    }
+                }
             }
         }
     }
@@ -295,38 +295,37 @@ pub(super) fn backing_calls(
 const OUTCOME_TEXT: usize = 64 * 1024;
 
 /// True when the string values of `args` (their first [`OUTCOME_TEXT`] bytes) hold every one of
-/// `words` (normalized) as a name piece, read as the narrative's words are: "conflict" is in
-/// "Add CI infrastructure to resolve Conflicts", "meta" and "sep" in "MetaSep", "bug" is not
-/// in "debug".
-fn names_every_word(args: &serde_json::Value, words: &[&str]) -> bool {
+/// the word ids `words` as a name piece, read as every other value is ([`Pieces::split`]):
+/// "conflict" is in "Add CI infrastructure to resolve Conflicts", "meta" and "sep" in
+/// "MetaSep", "bug" is not in "debug".
+fn names_every_word<'a>(
+    args: &'a serde_json::Value,
+    words: &[u32],
+    pieces: &mut Pieces<'a>,
+    vocab: &mut Vocab<'a>,
+) -> bool {
     let mut found = vec![false; words.len()];
     let mut left = words.len();
     let mut budget = OUTCOME_TEXT;
-    let mut spans = Vec::new();
-    let mut lower = String::new();
+    let mut ps = Vec::new();
     let mut stack = vec![args];
     while let Some(v) = stack.pop() {
         match v {
             serde_json::Value::String(s) => {
                 let s = clip(s, budget);
                 budget -= s.len();
-                spans.clear();
-                name_pieces(s, &mut spans);
-                for &(a, b) in &spans {
-                    let piece = lowered(&s[a..b], &mut lower);
-                    let norm = normalize(piece);
-                    for (i, w) in words.iter().enumerate() {
-                        if !found[i] && *w == norm {
+                ps.clear();
+                pieces.split(s, vocab, &mut ps);
+                for p in &ps {
+                    for (i, &w) in words.iter().enumerate() {
+                        if !found[i] && w == p.id {
                             found[i] = true;
                             left -= 1;
                         }
                     }
-                    if left == 0 {
-                        return true;
-                    }
                 }
-                if budget == 0 {
-                    return false;
+                if left == 0 || budget == 0 {
+                    break;
                 }
             }
             serde_json::Value::Array(a) => stack.extend(a.iter().rev()),
@@ -588,23 +587,30 @@ mod tests {
             "files": [{"path": "src/a.rs", "content": "Resolve the Conflicts"}],
             "n": 3
         });
-        assert!(names_every_word(
-            &args,
-            &["meta", "sep", "token", "mapping"]
-        ));
+        let debug = serde_json::json!({"m": "debug"});
+        let long = serde_json::json!({"m": format!("{}\u{e9} bug", "x ".repeat(OUTCOME_TEXT / 2))});
+        let short = serde_json::json!({"m": "bug"});
+        let mut vocab = Vocab::with_capacity(16);
+        let mut pieces = Pieces::with_capacity(16);
+        let ids = |words: &[&str], vocab: &mut Vocab<'_>| -> Vec<u32> {
+            words.iter().map(|w| vocab.intern(w)).collect()
+        };
+        let meta = ids(&["meta", "sep", "token", "mapping"], &mut vocab);
+        let fix = ids(&["conflict", "fix"], &mut vocab);
+        let path = ids(&["conflict", "path"], &mut vocab);
+        let bug = ids(&["bug"], &mut vocab);
+        let mut names =
+            |args, words: &[u32]| names_every_word(args, words, &mut pieces, &mut vocab);
+        assert!(names(&args, &meta));
         // Normalized plurals, in any value at any depth; a key is no value.
-        assert!(names_every_word(&args, &["conflict", "fix"]));
-        assert!(!names_every_word(&args, &["conflict", "path"]));
+        assert!(names(&args, &fix));
+        assert!(!names(&args, &path));
         // A word inside another word is not named: "bug" is not in "debug".
-        assert!(!names_every_word(
-            &serde_json::json!({"m": "debug"}),
-            &["bug"]
-        ));
+        assert!(!names(&debug, &bug));
         // Only the first OUTCOME_TEXT bytes are read: a word beyond them is not found, and a
         // cut inside a character does not panic.
-        let long = format!("{}é bug", "x ".repeat(OUTCOME_TEXT / 2));
-        assert!(!names_every_word(&serde_json::json!({"m": long}), &["bug"]));
-        assert!(names_every_word(&serde_json::json!({"m": "bug"}), &["bug"]));
+        assert!(!names(&long, &bug));
+        assert!(names(&short, &bug));
     }
 
     #[test]

@@ -510,11 +510,7 @@ impl NameFacts {
             .find(|p| !p.executor && (p.read || p.verb.is_some()))
             .is_some_and(|p| p.read);
         let executor = !specific && !reads && ps.iter().any(|p| p.executor);
-        // Named only by words for any stored thing, besides its verbs and executor words.
-        let mut things = ps
-            .iter()
-            .filter(|p| p.verb.is_none() && !p.executor && !p.read && !p.joiner && p.long);
-        let container = things.clone().next().is_some() && things.all(|p| p.container);
+        let container = names_only_stored_things(&ps);
         let base22 = ps.iter().any(|p| p.base22);
         let long = arena.push_range(ps.iter().filter(|p| p.long).map(|p| p.id));
         let all = arena.push_range(ps.iter().filter(|p| !p.long).map(|p| p.id));
@@ -869,11 +865,16 @@ fn named_action<'a>(
     let mut actions = Vec::new();
     name_actions(&ps, &mut actions);
     let reads = ps.iter().any(|p| p.read);
+    (!actions.is_empty() || reads).then_some((actions, names_only_stored_things(&ps)))
+}
+
+/// True when a name's things, besides its verbs, read words, joiners and executor words, are
+/// all words for any stored thing (`API-post-page`, `patch_page`), and it has one.
+fn names_only_stored_things(ps: &[PieceFacts]) -> bool {
     let mut things = ps
         .iter()
         .filter(|p| p.verb.is_none() && !p.executor && !p.read && !p.joiner && p.long);
-    let container = things.clone().next().is_some() && things.all(|p| p.container);
-    (!actions.is_empty() || reads).then_some((actions, container))
+    things.clone().next().is_some() && things.all(|p| p.container)
 }
 
 /// Every call's top-level arguments, by key id (a key's lowercase text, numbered).

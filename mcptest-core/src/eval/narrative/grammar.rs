@@ -604,7 +604,7 @@ const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 /// Every word of the tables above with the flags its tables give it, so a word's facts take
 /// one lookup.
 static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
-    let tables: [(&[&str], u64); 27] = [
+    let tables: [(&[&str], u64); 29] = [
         (BOUNDARY, F_BOUNDARY),
         (&["that", "which", "who", "whom"], F_RELATIVE),
         (IRREALIS, F_IRREALIS),
@@ -632,6 +632,8 @@ static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
         (NAMING, F_NAMING),
         (TIME_NOUNS, F_TIME_NOUN),
         (&["with", "without"], F_WITH),
+        (CALL_NOUNS, F_CALL_NOUN),
+        (RESULT_NOUNS, F_RESULT_NOUN),
     ];
     let singles: [(&str, u64); 11] = [
         ("being", F_BEING),
@@ -705,9 +707,9 @@ impl WordInfo {
         set(&mut f, tail(&["'ve", "’ve"]), F_HAVE);
         let ly = lower.len() > 4 && lower.ends_with("ly") && table & F_NOT_ADVERB == 0;
         set(&mut f, ly, F_ADVERB);
-        set(&mut f, listed(norm) & F_GENERIC != 0, F_GENERIC);
-        set(&mut f, CALL_NOUNS.contains(&norm), F_CALL_NOUN);
-        set(&mut f, RESULT_NOUNS.contains(&norm), F_RESULT_NOUN);
+        // Nouns are listed in their normal form: "changes", "attempts" and "rows" are read as
+        // it.
+        f |= listed(norm) & (F_GENERIC | F_CALL_NOUN | F_RESULT_NOUN);
         set(&mut f, stop, F_STOP);
         set(&mut f, is_numeral(lower.trim_start_matches('$')), F_NUMBER);
         set(
@@ -1264,19 +1266,18 @@ fn read_claim(
     );
     claim.listed = listed;
     claim.titled = titled;
-    // "returned an error", "returned 12 rows": what a call or a statement gave back, not goods
-    // returned.
-    if claim.base == "return"
+    // Heads that make the verb no act on a thing: what a call or a statement gave back
+    // ("returned an error", "returned 12 rows"), and the agent's own calls, sent ("the first
+    // five attempts were sent without a body").
+    let describes = match claim.base {
+        "return" => F_RESULT_NOUN,
+        "send" | "submit" | "post" => F_CALL_NOUN,
+        _ => 0,
+    };
+    if describes != 0
         && claim
             .head
-            .is_some_and(|h| lexemes[h].kind == Kind::Word && info[h].is(F_RESULT_NOUN))
-    {
-        return None;
-    }
-    if matches!(claim.base, "send" | "submit" | "post")
-        && claim
-            .head
-            .is_some_and(|h| lexemes[h].kind == Kind::Word && info[h].is(F_CALL_NOUN))
+            .is_some_and(|h| lexemes[h].kind == Kind::Word && info[h].is(describes))
     {
         return None;
     }
@@ -1886,7 +1887,17 @@ pub(super) fn head_of(lexemes: &[Lexeme], info: &Infos<'_>, phrase: &[usize]) ->
 
 #[cfg(test)]
 mod tests {
+    use super::super::lexicon::normalize;
     use super::*;
+
+    #[test]
+    fn nouns_read_in_their_normal_form_are_listed_in_it() {
+        // `WordInfo::new` looks these up by a word's normal form: an entry that normalizes to
+        // another word would never match.
+        for w in GENERIC_NOUNS.iter().chain(CALL_NOUNS).chain(RESULT_NOUNS) {
+            assert_eq!(normalize(w), *w, "{w}");
+        }
+    }
 
     #[test]
     fn no_flagged_word_holds_a_digit() {

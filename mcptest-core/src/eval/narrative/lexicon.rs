@@ -1265,6 +1265,8 @@ mod tests {
             .chain(RIGHT_NOUNS)
             .chain(PART_NOUNS)
             .chain(STORED_THINGS)
+            .chain(AUTOMATION_NOUNS)
+            .chain(BRANCH_NOUNS)
             .chain(OBJECT_SYNONYMS.iter().flat_map(|g| g.iter()));
         for w in nouns {
             assert_eq!(normalize(w), *w, "{w}");
