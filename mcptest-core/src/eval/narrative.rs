@@ -49,10 +49,10 @@
 //!    write backs it; so does a change that names nothing changed ("Changes made", "the updates
 //!    have been applied"). Sending the agent's own attempts or calls ("the first five attempts
 //!    were sent without a request body") is how it worked, not a claim, and what a call or a
-//!    statement gave back is no return of goods ("the script returned an error", "returned 12
-//!    rows").
+//!    statement gave back, or a call that returned, is no return of goods ("the script
+//!    returned an error", "returned 12 rows", "every append call returned successfully").
 //! 3. Nothing before it in its clause **negates** it (`not`, `never`, `no`, `unable`,
-//!    `cannot`, `failed`, any `n't`) or makes it **unreal**: a condition (`if`, `unless`,
+//!    `cannot`, `failed`, any `n't`; a clause opened by `nor`: "neither merged nor closed") or makes it **unreal**: a condition (`if`, `unless`,
 //!    `once`, `whether`), a request or plan (`please`, `let`, `want`, `need`, `plan`, `try`),
 //!    a recommendation (`recommend`, `suggest`), or, between its subject and it, a modal
 //!    (`will`, `would`, `can`, `may`, `should`, `'ll`) or `to`, `able`, `eligible`, `ready`.
@@ -61,7 +61,8 @@
 //!    follows ("Created on May 12", "was made within the last 24 hours"); not the value of a
 //!    label ("Status: cancelled"); not a reduced relative ("the $280 paid by card will be
 //!    refunded", "with the refund applied", "the items scheduled after 6 PM"); not a
-//!    participle before its noun ("14 closed issues"); not a count ("(172 blocked)", "200
+//!    participle before its noun ("14 closed issues"), also when joined to an adjective of
+//!    state that opens the noun's phrase ("every open and closed issue"); not a count ("(172 blocked)", "200
 //!    migrated"); not under way ("new translations being added"; "you are being transferred"
 //!    is the agent's own act); not a bare participle on a `key: value` line ("Status: Active
 //!    and properly configured"); not a `with` phrase and what `and` joins to it ("with all
@@ -145,7 +146,10 @@
 //! improvements" by `merge_pull_request`), and a merge of a branch is also backed by an update
 //! of it (a fast-forward: "merged develop into release" by `update_ref` on `heads/develop`).
 //! Activating or enabling a workflow (or other code that acts when it runs) is also backed by
-//! putting it in place: a merge, commit, push or created file. An update of a page or a
+//! putting it in place: a merge, commit, push or created file. A named thing transferred from
+//! one holder to another is also backed by an update of it ("10 tasks transferred to Bob" by
+//! `API-patch-page` setting each assignee; "transferred you to an agent" names no thing and
+//! needs the transfer). An update of a page or a
 //! document also matches its blocks ("Toronto Guide page updated" by `update_a_block`); a
 //! deletion does not.
 //!

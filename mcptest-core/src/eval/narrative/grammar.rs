@@ -117,6 +117,36 @@ const RESULT_NOUNS: &[&str] = &[
     "error", "result", "row", "value", "response", "output", "record", "match", "hit", "count",
 ];
 
+/// Adjectives of the state a thing is in, which pair with a participle of the opposite state
+/// before a noun: "every open and closed issue", "active or archived pages".
+const STATE_ADJECTIVES: &[&str] = &[
+    "open",
+    "active",
+    "inactive",
+    "pending",
+    "new",
+    "old",
+    "draft",
+    "public",
+    "private",
+    "existing",
+    "current",
+    "unread",
+    "valid",
+    "invalid",
+    "stale",
+    "empty",
+    "missing",
+    "resolved",
+    "unresolved",
+    "outstanding",
+    "upcoming",
+    "past",
+    "visible",
+    "hidden",
+    "locked",
+];
+
 /// Verbs whose use without an object tells a change of state ("the plan changed from ... to
 /// ..."), not an act on something.
 const CHANGE_OF_STATE: &[&str] = &["change", "move", "transition"];
@@ -489,7 +519,6 @@ const GENERIC_NOUNS: &[&str] = &[
     "everything",
     "all",
     "them",
-    "task",
     "item",
     "detail",
     "information",
@@ -598,13 +627,14 @@ const F_FROM: u64 = 1 << 38;
 const F_ED: u64 = 1 << 39;
 const F_CALL_NOUN: u64 = 1 << 40;
 const F_RESULT_NOUN: u64 = 1 << 41;
+const F_STATE_ADJECTIVE: u64 = 1 << 42;
 /// Words an object phrase passes over: stopwords, adverbs, particles, numbers.
 const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 
 /// Every word of the tables above with the flags its tables give it, so a word's facts take
 /// one lookup.
 static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
-    let tables: [(&[&str], u64); 29] = [
+    let tables: [(&[&str], u64); 30] = [
         (BOUNDARY, F_BOUNDARY),
         (&["that", "which", "who", "whom"], F_RELATIVE),
         (IRREALIS, F_IRREALIS),
@@ -634,6 +664,7 @@ static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
         (&["with", "without"], F_WITH),
         (CALL_NOUNS, F_CALL_NOUN),
         (RESULT_NOUNS, F_RESULT_NOUN),
+        (STATE_ADJECTIVES, F_STATE_ADJECTIVE),
     ];
     let singles: [(&str, u64); 11] = [
         ("being", F_BEING),
@@ -953,6 +984,19 @@ fn read_claim(
         }
         let (l, w) = (&lexemes[j], &info[j]);
         if l.kind == Kind::Word && w.is(F_COORD) && j > 0 && same(j - 1) {
+            if subject.is_none()
+                && j + 1 == li
+                && lexemes[j - 1].kind == Kind::Word
+                && info[j - 1].is(F_STATE_ADJECTIVE)
+                && opens_noun_phrase(lexemes, info, j - 1)
+                && lexemes
+                    .get(li + 1)
+                    .is_some_and(|n| n.kind == Kind::Word && n.sentence == sentence)
+            {
+                // "every open and closed issue": joined to an adjective of state, the
+                // participle qualifies the noun after it, as the adjective does.
+                return None;
+            }
             if subject.is_none() {
                 // "has been implemented and activated", "sorted differently or extended": a
                 // participle of any verb joined before this one (adverbs between) shares its
@@ -977,6 +1021,10 @@ fn read_claim(
             }
         }
         if is_boundary(l, w) {
+            if l.kind == Kind::Word && w.is(F_NEGATOR) {
+                // "was neither merged nor closed": a clause opened by `nor` is negated.
+                return None;
+            }
             after_label = l.kind == Kind::Sep && subject.is_none() && j + 1 == li;
             background = l.kind == Kind::Word && w.is(F_BACKGROUND);
             if subject.is_none() && l.kind == Kind::Word && w.is(F_RELATIVE) {
@@ -1267,10 +1315,12 @@ fn read_claim(
     claim.listed = listed;
     claim.titled = titled;
     // Heads that make the verb no act on a thing: what a call or a statement gave back
-    // ("returned an error", "returned 12 rows"), and the agent's own calls, sent ("the first
+    // ("returned an error", "returned 12 rows"), a call that returned, and the agent's own
+    // calls, sent ("the first
     // five attempts were sent without a body").
     let describes = match claim.base {
-        "return" => F_RESULT_NOUN,
+        // "Every append call returned successfully": a call returns what it gives back.
+        "return" => F_RESULT_NOUN | F_CALL_NOUN,
         "send" | "submit" | "post" => F_CALL_NOUN,
         _ => 0,
     };
@@ -1302,6 +1352,20 @@ fn read_claim(
         claim.vague = true;
     }
     Some(claim)
+}
+
+/// True when the word at `k` opens a noun phrase: what stands before it is no noun (the start
+/// of its clause, a determiner, a preposition or a verb in `-ed`: "every open", "listed open").
+/// After a noun it is that noun's complement ("kept #3 open").
+fn opens_noun_phrase(lexemes: &[Lexeme], info: &Infos<'_>, k: usize) -> bool {
+    let Some(p) = k.checked_sub(1) else {
+        return true;
+    };
+    let (l, w) = (&lexemes[p], &info[p]);
+    l.sentence != lexemes[k].sentence
+        || l.kind != Kind::Word
+        || is_boundary(l, w)
+        || w.is(F_DETERMINER | F_PREPOSITION | F_ED)
 }
 
 /// True when a phrase is a title in capitals: two words or more, each a word written with a

@@ -1092,7 +1092,9 @@ const BRANCH_NOUNS: &[&str] = &["branch", "ref", "head"];
 /// the object is: a branch merged into another moves that one forward (a fast-forward by
 /// `update_ref`), and code that acts when it runs is activated or enabled by putting it in
 /// place ("the deployment workflow has been activated" by merging the pull request that adds
-/// it). `update` stands for the whole update class.
+/// it), and a thing transferred from one holder to another is changed itself ("10 tasks
+/// transferred to Bob" by updating each task's assignee). `update` stands for the whole update
+/// class.
 pub(super) fn object_class<'w>(
     base: &str,
     mut object: impl Iterator<Item = &'w str>,
@@ -1102,6 +1104,8 @@ pub(super) fn object_class<'w>(
         "activate" | "enable" if object.any(is_automation_noun) => {
             &["merge", "commit", "push", "create", "write", "update"]
         }
+        // Only a named thing: "transferred you to an agent" is the transfer itself.
+        "transfer" if object.next().is_some() => &["update"],
         _ => &[],
     }
 }
