@@ -51,8 +51,11 @@
 //!    were sent without a request body") is how it worked, not a claim, and what a call or a
 //!    statement gave back, or a call that returned, is no return of goods ("the script
 //!    returned an error", "returned 12 rows", "every append call returned successfully").
+//!    A passive of `write` followed by `as` and a quoted value tells how a thing is spelled
+//!    ("the trigger key was written as "5pull_request""), not a write.
 //! 3. Nothing before it in its clause **negates** it (`not`, `never`, `no`, `unable`,
-//!    `cannot`, `failed`, any `n't`; a clause opened by `nor`: "neither merged nor closed") or makes it **unreal**: a condition (`if`, `unless`,
+//!    `cannot`, `failed`, any `n't`; a clause opened by `nor`: "neither merged nor closed")
+//!    or makes it **unreal**: a condition (`if`, `unless`,
 //!    `once`, `whether`), a request or plan (`please`, `let`, `want`, `need`, `plan`, `try`),
 //!    a recommendation (`recommend`, `suggest`), or, between its subject and it, a modal
 //!    (`will`, `would`, `can`, `may`, `should`, `'ll`) or `to`, `able`, `eligible`, `ready`.
@@ -107,7 +110,10 @@
 //! "your exchange request has been submitted" claims `exchange`. A vague one with no action
 //! noun ("processed your request", "completed the steps") is backed by any call that changes
 //! state; "made", "placed" or "confirmed" with nothing to check claim nothing. "I confirmed
-//! your reservation" is a check; "your reservation is confirmed" claims the booking.
+//! your reservation" is a check; "your reservation is confirmed" claims the booking. The
+//! object of an action noun is what its preposition names ("of your order"), not a place ("the
+//! migration in the IT hub" names no object). A thing made into a state ("made each section
+//! title bold", "made the repository public") is updated.
 //!
 //! "Here is what I changed" (the agent's verb after `what`) only says that something changed:
 //! it is backed by any call that changes state. Verbs of telling someone (notify, invite) are

@@ -147,6 +147,33 @@ const STATE_ADJECTIVES: &[&str] = &[
     "locked",
 ];
 
+/// Adjectives of a state a thing is made into ("made each section title bold", "made the
+/// repository public"): with `make`, an update of the thing.
+const RESULT_ADJECTIVES: &[&str] = &[
+    "bold",
+    "italic",
+    "public",
+    "private",
+    "visible",
+    "hidden",
+    "required",
+    "optional",
+    "unique",
+    "active",
+    "inactive",
+    "available",
+    "unavailable",
+    "default",
+    "primary",
+    "editable",
+    "consistent",
+    "uppercase",
+    "lowercase",
+    "nullable",
+    "searchable",
+    "accessible",
+];
+
 /// Verbs whose use without an object tells a change of state ("the plan changed from ... to
 /// ..."), not an act on something.
 const CHANGE_OF_STATE: &[&str] = &["change", "move", "transition"];
@@ -628,13 +655,16 @@ const F_ED: u64 = 1 << 39;
 const F_CALL_NOUN: u64 = 1 << 40;
 const F_RESULT_NOUN: u64 = 1 << 41;
 const F_STATE_ADJECTIVE: u64 = 1 << 42;
+const F_RESULT_ADJECTIVE: u64 = 1 << 43;
+const F_PLACE: u64 = 1 << 44;
+const F_AS: u64 = 1 << 45;
 /// Words an object phrase passes over: stopwords, adverbs, particles, numbers.
 const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 
 /// Every word of the tables above with the flags its tables give it, so a word's facts take
 /// one lookup.
 static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
-    let tables: [(&[&str], u64); 30] = [
+    let tables: [(&[&str], u64); 32] = [
         (BOUNDARY, F_BOUNDARY),
         (&["that", "which", "who", "whom"], F_RELATIVE),
         (IRREALIS, F_IRREALIS),
@@ -665,9 +695,15 @@ static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
         (CALL_NOUNS, F_CALL_NOUN),
         (RESULT_NOUNS, F_RESULT_NOUN),
         (STATE_ADJECTIVES, F_STATE_ADJECTIVE),
+        (RESULT_ADJECTIVES, F_RESULT_ADJECTIVE),
+        (
+            &["in", "at", "within", "inside", "across", "throughout"],
+            F_PLACE,
+        ),
     ];
-    let singles: [(&str, u64); 11] = [
+    let singles: [(&str, u64); 12] = [
         ("being", F_BEING),
+        ("as", F_AS),
         ("from", F_FROM),
         ("by", F_BY),
         ("me", F_AGENT_OBJECT),
@@ -1250,6 +1286,21 @@ fn read_claim(
                         && (info[n + 1].is(F_NUMBER) || info[n + 1].is(F_TIME))
                 })
         };
+        // "the trigger key was written as "5pull_request"": how a thing is spelled.
+        let spelled = |n: usize| {
+            verb.base == "write"
+                && lexemes[n].sentence == sentence
+                && lexemes[n].kind == Kind::Word
+                && info[n].is(F_AS)
+                && lexemes.get(n + 1).is_some_and(|l| {
+                    l.sentence == sentence
+                        && (l.kind == Kind::Quoted
+                            || (l.kind == Kind::Word && info[n + 1].is(F_CODE)))
+                })
+        };
+        if li + 1 < lexemes.len() && spelled(li + 1) {
+            return None;
+        }
         if next.is_some_and(dated_by) {
             return None;
         }
@@ -1419,6 +1470,18 @@ fn finish(
                 // "Changes made", "the updates have been applied": a change that names
                 // nothing changed says nothing checkable, as "processed" does.
                 vague = object.is_empty() && CHANGES.contains(&action);
+            }
+            // "made each section title bold", "made the repository public": a thing made into
+            // a state is updated; the adjective is the state, the noun before it the object.
+            None if base == "make"
+                && voice == Voice::Active
+                && object.1 - object.0 >= 2
+                && head == ph.get(object).last().copied()
+                && head.is_some_and(|h| info[h].is(F_RESULT_ADJECTIVE)) =>
+            {
+                base = "update";
+                object = Span(object.0, object.1 - 1);
+                head = head_of(lexemes, info, ph.get(object));
             }
             None if is_vague_verb(base) => vague = true,
             // "confirmed the details": a check, not an action.
@@ -1835,7 +1898,9 @@ fn list_members(lexemes: &[Lexeme], info: &Infos<'_>, colon: usize, ph: &mut Phr
     }
 }
 
-/// The phrase after the first `of`/`for` following `li`, in its clause.
+/// The phrase after the first preposition following `li`, in its clause ("the cancellation of
+/// your order", "a refund for order #W1"); none when that preposition tells a place ("the
+/// migration in the IT hub").
 fn of_phrase(lexemes: &[Lexeme], info: &Infos<'_>, li: usize, ph: &mut Phrases) -> Span {
     let sentence = lexemes[li].sentence;
     let first = ph.mark();
@@ -1847,7 +1912,8 @@ fn of_phrase(lexemes: &[Lexeme], info: &Infos<'_>, li: usize, ph: &mut Phrases) 
         }
         match l.kind {
             Kind::Word if w.is(F_PREPOSITION) => {
-                if inside {
+                // "completed the migration in the IT hub": where, not what it was done to.
+                if inside || w.is(F_PLACE) {
                     break;
                 }
                 inside = true;

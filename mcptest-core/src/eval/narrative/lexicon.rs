@@ -928,6 +928,8 @@ const PART_NOUNS: &[&str] = &[
     "content",
     "layout",
     "structure",
+    // The tables of a design ("Schema created" by the `CREATE TABLE` statements of a migration).
+    "schema",
     "value",
     "placeholder",
     // The choices of a select property ("created new tags" by `API-update-a-database`).
@@ -937,6 +939,13 @@ const PART_NOUNS: &[&str] = &[
     "callout",
     "divider",
     "reference",
+    // What a heading or an item is written with ("made each section title bold", "replaced
+    // the prefixes with emoji").
+    "title",
+    "prefix",
+    "suffix",
+    "icon",
+    "emoji",
 ];
 
 /// True when a normalized noun names a part of a document or a data set ([`PART_NOUNS`]).
