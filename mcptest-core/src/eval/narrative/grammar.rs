@@ -108,8 +108,10 @@ const AGENT: &[&str] = &[
 const CHANGES: &[&str] = &["change", "update", "modify", "adjust"];
 
 /// Nouns for the agent's own tool calls: sending one is how the agent worked, not an action on
-/// anything ("the first five attempts were sent without a request body").
-const CALL_NOUNS: &[&str] = &["attempt", "call", "payload", "retry"];
+/// anything ("the first five attempts were sent without a request body", "I sent the same
+/// request again"). A request that names its action still claims it ("your exchange request
+/// has been submitted" claims the exchange).
+const CALL_NOUNS: &[&str] = &["attempt", "call", "payload", "retry", "request"];
 
 /// Nouns for what a call or a statement gives back ("the query returned 12 rows", "returned an
 /// error").
@@ -1375,9 +1377,11 @@ fn read_claim(
         "send" | "submit" | "post" => F_CALL_NOUN,
         _ => 0,
     };
+    // The head as read, before a generic head ("request") is dropped.
     if describes != 0
         && claim
             .head
+            .or(head)
             .is_some_and(|h| lexemes[h].kind == Kind::Word && info[h].is(describes))
     {
         return None;
