@@ -145,7 +145,7 @@
 //! `issue_key` issue nothing); a name whose first verb reads (`API-retrieve-a-page`) is no
 //! executor. Its words: its name, its argument keys and, for a call that writes, its argument
 //! values (the first 64 KiB of text). A claim's object word also matches the other words tools
-//! name that thing by: issue, ticket, story, bug; description, body; repository, repo;
+//! name that thing by: issue, ticket, story, bug, subtask; description, body; repository, repo;
 //! directory, folder, dir; document, doc; database, db; message, msg; pr, pull; event, meeting;
 //! email, mail; configuration, config; environment, env. A merge claim's object also matches a
 //! pull request (what is merged is a pull request's branch and its changes: "merged the logging

@@ -400,6 +400,9 @@ const PREPOSITIONS: &[&str] = &[
     "except",
     "like",
     "than",
+    // "(Successfully created above)": where in the text, not what.
+    "above",
+    "below",
 ];
 
 /// Participles that open a thing's name after it ("a block titled \"Goals\"").

@@ -872,7 +872,7 @@ pub(super) fn verb_alone(base: &str, head: Option<&str>) -> bool {
 /// (`create_issue` backs "created a ticket", `create_directory` "created a folder"). A word is
 /// in one group at most.
 const OBJECT_SYNONYMS: &[&[&str]] = &[
-    &["issue", "ticket", "story", "bug"],
+    &["issue", "ticket", "story", "bug", "subtask"],
     &["description", "body"],
     &["repository", "repo"],
     &["directory", "folder", "dir"],
@@ -898,6 +898,7 @@ const PART_NOUNS: &[&str] = &[
     "process",
     "solution",
     "implementation",
+    "infrastructure",
     "framework",
     "mechanism",
     "documentation",
