@@ -115,6 +115,12 @@ fn is_clause_break(c: char) -> bool {
             | '&'
             | '\u{3001}'
             | '\u{FF0C}'
+            // Arrows: "Mentioned @jonhoo → assigned to valid contributors".
+            | '\u{2192}'
+            | '\u{21D2}'
+            | '\u{27A1}'
+            | '\u{279C}'
+            | '\u{27F6}'
     )
 }
 
