@@ -48,7 +48,8 @@
 //!    Scans to Index Scans") tells that something changed, not what: like "processed", any
 //!    write backs it; so does a change that names nothing changed ("Changes made", "the updates
 //!    have been applied"). Sending the agent's own attempts or calls ("the first five attempts
-//!    were sent without a request body") is how it worked, not a claim, and what a call or a
+//!    were sent without a request body") or applying a rule of reasoning ("applied the
+//!    criteria manually") is how it worked, not a claim, and what a call or a
 //!    statement gave back, or a call that returned, is no return of goods ("the script
 //!    returned an error", "returned 12 rows", "every append call returned successfully").
 //!    A passive of `write` followed by `as` and a quoted value tells how a thing is spelled

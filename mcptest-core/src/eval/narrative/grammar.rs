@@ -113,6 +113,20 @@ const CHANGES: &[&str] = &["change", "update", "modify", "adjust"];
 /// has been submitted" claims the exchange).
 const CALL_NOUNS: &[&str] = &["attempt", "call", "payload", "retry", "request"];
 
+/// Nouns for a rule of reasoning: applying one is how the agent worked ("applied the criteria
+/// manually", "applied all business rules correctly"), not an act on stored state.
+const RULE_NOUNS: &[&str] = &[
+    "rule",
+    "criterion",
+    "logic",
+    "principle",
+    "guideline",
+    "policy",
+    "heuristic",
+    "convention",
+    "practice",
+];
+
 /// Nouns for what a call or a statement gives back ("the query returned 12 rows", "returned an
 /// error").
 const RESULT_NOUNS: &[&str] = &[
@@ -663,13 +677,14 @@ const F_STATE_ADJECTIVE: u64 = 1 << 42;
 const F_RESULT_ADJECTIVE: u64 = 1 << 43;
 const F_PLACE: u64 = 1 << 44;
 const F_AS: u64 = 1 << 45;
+const F_RULE_NOUN: u64 = 1 << 46;
 /// Words an object phrase passes over: stopwords, adverbs, particles, numbers.
 const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 
 /// Every word of the tables above with the flags its tables give it, so a word's facts take
 /// one lookup.
 static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
-    let tables: [(&[&str], u64); 32] = [
+    let tables: [(&[&str], u64); 33] = [
         (BOUNDARY, F_BOUNDARY),
         (&["that", "which", "who", "whom"], F_RELATIVE),
         (IRREALIS, F_IRREALIS),
@@ -699,6 +714,7 @@ static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
         (&["with", "without"], F_WITH),
         (CALL_NOUNS, F_CALL_NOUN),
         (RESULT_NOUNS, F_RESULT_NOUN),
+        (RULE_NOUNS, F_RULE_NOUN),
         (STATE_ADJECTIVES, F_STATE_ADJECTIVE),
         (RESULT_ADJECTIVES, F_RESULT_ADJECTIVE),
         (
@@ -781,7 +797,7 @@ impl WordInfo {
         set(&mut f, ly, F_ADVERB);
         // Nouns are listed in their normal form: "changes", "attempts" and "rows" are read as
         // it.
-        f |= listed(norm) & (F_GENERIC | F_CALL_NOUN | F_RESULT_NOUN);
+        f |= listed(norm) & (F_GENERIC | F_CALL_NOUN | F_RESULT_NOUN | F_RULE_NOUN);
         set(&mut f, stop, F_STOP);
         set(&mut f, is_numeral(lower.trim_start_matches('$')), F_NUMBER);
         set(
@@ -1371,13 +1387,14 @@ fn read_claim(
     claim.listed = listed;
     claim.titled = titled;
     // Heads that make the verb no act on a thing: what a call or a statement gave back
-    // ("returned an error", "returned 12 rows"), a call that returned, and the agent's own
-    // calls, sent ("the first
-    // five attempts were sent without a body").
+    // ("returned an error", "returned 12 rows"), a call that returned, the agent's own calls,
+    // sent ("the first five attempts were sent without a body"), and a rule of reasoning,
+    // applied ("applied the criteria manually").
     let describes = match claim.base {
         // "Every append call returned successfully": a call returns what it gives back.
         "return" => F_RESULT_NOUN | F_CALL_NOUN,
         "send" | "submit" | "post" => F_CALL_NOUN,
+        "apply" => F_RULE_NOUN,
         _ => 0,
     };
     // The head as read, before a generic head ("request") is dropped.
@@ -2031,7 +2048,12 @@ mod tests {
     fn nouns_read_in_their_normal_form_are_listed_in_it() {
         // `WordInfo::new` looks these up by a word's normal form: an entry that normalizes to
         // another word would never match.
-        for w in GENERIC_NOUNS.iter().chain(CALL_NOUNS).chain(RESULT_NOUNS) {
+        for w in GENERIC_NOUNS
+            .iter()
+            .chain(CALL_NOUNS)
+            .chain(RESULT_NOUNS)
+            .chain(RULE_NOUNS)
+        {
             assert_eq!(normalize(w), *w, "{w}");
         }
     }
