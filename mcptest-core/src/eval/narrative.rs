@@ -43,7 +43,11 @@
 //!    under a label whose head names code that acts when it runs (job, workflow, pipeline,
 //!    trigger, function, procedure, script, hook, webhook, bot, automation): under
 //!    "**Post-deployment Job:**", "- Closed deployment tracking issue" tells what the job does.
-//!    Under "**Workflow Setup:**" the head is a setup, and the list is the agent's. A verb of
+//!    Under "**Workflow Setup:**" the head is a setup, and the list is the agent's. Nor is it
+//!    an item under a label that says what follows was checked ("Results Verified:",
+//!    "Verification:"; a label that is itself an item holds the items indented deeper), nor the
+//!    observed line of a test report ("**Actual**: ✅ Comment posted"). A list item's number
+//!    ("1. ") is no word and ends no sentence. A verb of
 //!    change with no subject and no object right before `from` ("- Changed from Sequential
 //!    Scans to Index Scans") tells that something changed, not what: like "processed", any
 //!    write backs it; so does a change that names nothing changed ("Changes made", "the updates
@@ -55,7 +59,8 @@
 //!    A passive of `write` followed by `as` and a quoted value tells how a thing is spelled
 //!    ("the trigger key was written as "5pull_request""), not a write.
 //! 3. Nothing before it in its clause **negates** it (`not`, `never`, `no`, `unable`,
-//!    `cannot`, `failed`, any `n't`; a clause opened by `nor`: "neither merged nor closed")
+//!    `cannot`, `failed`, any `n't`; a clause opened by `nor`: "neither merged nor closed"; a
+//!    negation opening a listed subject: "No branches, files or PRs were created")
 //!    or makes it **unreal**: a condition (`if`, `unless`,
 //!    `once`, `whether`), a request or plan (`please`, `let`, `want`, `need`, `plan`, `try`),
 //!    a recommendation (`recommend`, `suggest`), or, between its subject and it, a modal
@@ -153,7 +158,8 @@
 //! improvements" by `merge_pull_request`), and a merge of a branch is also backed by an update
 //! of it (a fast-forward: "merged develop into release" by `update_ref` on `heads/develop`).
 //! Activating or enabling a workflow (or other code that acts when it runs) is also backed by
-//! putting it in place: a merge, commit, push or created file. A named thing transferred from
+//! putting it in place: a merge, commit, push or created file. A row, record or entry closed is
+//! also backed by an update of it (its end date). A named thing transferred from
 //! one holder to another is also backed by an update of it ("10 tasks transferred to Bob" by
 //! `API-patch-page` setting each assignee; "transferred you to an agent" names no thing and
 //! needs the transfer). An update of a page or a
@@ -1101,31 +1107,61 @@ fn is_list_item(sentence: &str) -> bool {
         .any(|m| t.starts_with(m))
 }
 
-/// True when a sentence is a label (it ends with a `:`) whose head, the last word before the
-/// colon outside parentheses and quotes, names an automation: "**Post-deployment Job
-/// (`post-deployment`):**". The list under it tells what the automation does when it runs,
-/// not what the agent did ("Removed `in-progress` label", "Closed deployment tracking issue").
-fn automation_label(text: &str, lexemes: &[Lexeme]) -> bool {
-    let Some((last, before)) = lexemes.split_last() else {
-        return false;
-    };
+/// The head of a label, a sentence that ends with a `:`: the last word before the colon outside
+/// brackets and quotes ("**Post-deployment Job (`post-deployment`):**" -> `Job`). The list under
+/// a label whose head names an automation tells what the automation does when it runs, not what
+/// the agent did ("Removed `in-progress` label", "Closed deployment tracking issue").
+fn label_head<'t>(text: &'t str, lexemes: &[Lexeme]) -> Option<&'t str> {
+    let (last, before) = lexemes.split_last()?;
     if last.kind != Kind::Sep || text.get(last.start()..last.end()) != Some(":") {
-        return false;
+        return None;
     }
     let mut depth = 0usize;
     for l in before.iter().rev() {
-        let t = text.get(l.start()..l.end()).unwrap_or("");
-        match (l.kind, t) {
-            (Kind::Clause, ")" | "]") => depth += 1,
-            (Kind::Clause, "(" | "[") => depth = depth.saturating_sub(1),
-            (Kind::Word, word) if depth == 0 => {
-                let mut lower = String::new();
-                return lexicon::is_automation_noun(&normalize(lowered(word, &mut lower)));
-            }
+        match l.kind {
+            Kind::Close => depth += 1,
+            Kind::Open => depth = depth.saturating_sub(1),
+            Kind::Word if depth == 0 => return text.get(l.start()..l.end()),
             _ => {}
         }
     }
-    false
+    None
+}
+
+/// True for a line of a test report that tells what was observed ("**Actual**: ✅ Comment posted
+/// successfully", beside "**Expected**: ..."): its first word is `Actual` or `Observed` and a
+/// colon follows it.
+fn observed_line(text: &str, lexemes: &[Lexeme]) -> bool {
+    let mut words = lexemes.iter().filter(|l| l.kind != Kind::Clause);
+    match (words.next(), words.next()) {
+        (Some(w), Some(sep)) => {
+            w.kind == Kind::Word
+                && sep.kind == Kind::Sep
+                && text.get(sep.start()..sep.end()) == Some(":")
+                && text.get(w.start()..w.end()).is_some_and(|w| {
+                    ["actual", "observed"]
+                        .iter()
+                        .any(|o| w.eq_ignore_ascii_case(o))
+                })
+        }
+        _ => false,
+    }
+}
+
+/// True for a label's head that says what follows was checked: "Results Verified:",
+/// "Verification:", "Checks:".
+fn is_check_word(word: &str) -> bool {
+    const CHECK_WORDS: &[&str] = &[
+        "verified",
+        "verification",
+        "verify",
+        "confirmed",
+        "validated",
+        "validation",
+        "checked",
+        "checks",
+    ];
+    CHECK_WORDS.iter().any(|w| word.eq_ignore_ascii_case(w))
 }
 
 /// "call #3 `create_issue` (a write) is never mentioned in the narrative", built without the
@@ -1613,18 +1649,38 @@ impl<'t> Doc<'t> {
         }
         // Questions claim nothing, nor do table rows (cells describe data) or code, nor the
         // items listed under a label that names an automation (what a workflow's job does).
+        // Nor do the items under a label that says they were checked ("Results Verified:"):
+        // they report what a check saw. Such a label may itself be an item; its list is the
+        // items indented deeper. `verified` holds the least indentation of that list.
         let mut automation = false;
+        let mut verified: Option<usize> = None;
         let no_claims = lexed
             .sentences
             .iter()
             .map(|s| {
                 let t = text.get(s.start..s.end).unwrap_or("");
                 let listed = is_list_item(t);
-                if !listed {
-                    automation = automation_label(text, &lexed.lexemes[s.first..s.last]);
-                }
+                let head = label_head(text, &lexed.lexemes[s.first..s.last]);
+                let checked = head.is_some_and(is_check_word);
+                let indent = t.len() - t.trim_start_matches([' ', '\t']).len();
+                let under_check = if listed {
+                    let under = verified.is_some_and(|v| indent >= v);
+                    if !under {
+                        verified = checked.then_some(indent + 1);
+                    }
+                    under
+                } else {
+                    automation = head.is_some_and(|h| {
+                        let mut lower = String::new();
+                        lexicon::is_automation_noun(&normalize(lowered(h, &mut lower)))
+                    });
+                    verified = checked.then_some(0);
+                    false
+                };
                 s.code
                     || (listed && automation)
+                    || under_check
+                    || observed_line(text, &lexed.lexemes[s.first..s.last])
                     || t.trim_end().ends_with(['?', '\u{FF1F}'])
                     || t.trim_start().starts_with('|')
             })
@@ -1807,7 +1863,7 @@ impl<'t> Doc<'t> {
     ) -> Option<usize> {
         for lj in li + 1..sentence_end {
             match self.lexed.lexemes[lj].kind {
-                Kind::Clause => return None,
+                Kind::Clause | Kind::Open | Kind::Close => return None,
                 Kind::Sep => continue,
                 Kind::Quoted => return Some(lj),
                 Kind::Word => {

@@ -966,7 +966,8 @@ fn in_label(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> bool {
 const REACH: usize = 40;
 
 fn is_boundary(l: &Lexeme, w: &WordInfo) -> bool {
-    matches!(l.kind, Kind::Clause | Kind::Sep) || (l.kind == Kind::Word && w.is(F_BOUNDARY))
+    matches!(l.kind, Kind::Clause | Kind::Open | Kind::Close | Kind::Sep)
+        || (l.kind == Kind::Word && w.is(F_BOUNDARY))
 }
 
 fn read_claim(
@@ -1075,6 +1076,14 @@ fn read_claim(
                 // "No inventory or FAQ entries were modified": the subject's negation stands
                 // before the `or` that joins its nouns.
                 return None;
+            }
+        }
+        if l.kind == Kind::Close && subject.is_none() && (be_done || be_now || perfect) {
+            // "the salary row (from 2002-06-22) was closed": an aside between a subject and
+            // its auxiliary; the subject stands before it.
+            if let Some(open) = aside_open(lexemes, j, floor) {
+                j = open;
+                continue;
             }
         }
         if is_boundary(l, w) {
@@ -1443,6 +1452,26 @@ fn opens_noun_phrase(lexemes: &[Lexeme], info: &Infos<'_>, k: usize) -> bool {
         || w.is(F_DETERMINER | F_PREPOSITION | F_ED)
 }
 
+/// The bracket in the same sentence that opens the aside closed at `close`, no further back
+/// than `floor`.
+fn aside_open(lexemes: &[Lexeme], close: usize, floor: usize) -> Option<usize> {
+    let sentence = lexemes[close].sentence;
+    let mut depth = 0usize;
+    for k in (floor..close).rev() {
+        let l = &lexemes[k];
+        if l.sentence != sentence {
+            return None;
+        }
+        match l.kind {
+            Kind::Close => depth += 1,
+            Kind::Open if depth == 0 => return Some(k),
+            Kind::Open => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
 /// True when a phrase is a title in capitals: two words or more, each a word written with a
 /// capital (a determiner before them aside: "The Learning Metrics Dashboard"), none code.
 fn in_capitals(lexemes: &[Lexeme], info: &Infos<'_>, phrase: &[usize]) -> bool {
@@ -1743,6 +1772,15 @@ fn negated_before(lexemes: &[Lexeme], info: &Infos<'_>, j: usize, floor: usize) 
     while k > floor {
         k -= 1;
         let (l, w) = (&lexemes[k], &info[k]);
+        // "No branches, files or PRs were created": the members of a list are one subject.
+        let list_comma = l.kind == Kind::Clause
+            && l.end() == l.start() + 1
+            && k > 0
+            && lexemes[k - 1].kind == Kind::Word
+            && lexemes[k - 1].end() == l.start();
+        if list_comma {
+            continue;
+        }
         if l.sentence != sentence || is_boundary(l, w) || (l.kind == Kind::Word && w.verb.is_some())
         {
             return false;
@@ -1914,7 +1952,7 @@ fn list_members(lexemes: &[Lexeme], info: &Infos<'_>, colon: usize, ph: &mut Phr
         let content = match l.kind {
             Kind::Quoted => true,
             Kind::Word => !w.is(F_FILLER | F_PRONOUN | F_PREPOSITION | F_BY),
-            Kind::Sep | Kind::Clause => false,
+            Kind::Sep | Kind::Clause | Kind::Open | Kind::Close => false,
         };
         if content {
             ph.push(j);

@@ -1104,7 +1104,7 @@ const BRANCH_NOUNS: &[&str] = &["branch", "ref", "head"];
 /// place ("the deployment workflow has been activated" by merging the pull request that adds
 /// it), and a thing transferred from one holder to another is changed itself ("10 tasks
 /// transferred to Bob" by updating each task's assignee). `update` stands for the whole update
-/// class.
+/// class. A row, record or entry closed is closed by an update of it (its end date or state).
 pub(super) fn object_class<'w>(
     base: &str,
     mut object: impl Iterator<Item = &'w str>,
@@ -1116,6 +1116,9 @@ pub(super) fn object_class<'w>(
         }
         // Only a named thing: "transferred you to an agent" is the transfer itself.
         "transfer" if object.next().is_some() => &["update"],
+        // A row or record is closed by setting its end ("the salary row was closed with
+        // `to_date = '2024-01-31'`").
+        "close" if object.any(is_part_noun) => &["update"],
         _ => &[],
     }
 }

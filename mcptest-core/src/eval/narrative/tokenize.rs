@@ -14,8 +14,12 @@ pub(super) enum Kind {
     Quoted,
     /// A key-value separator: `:` or `=`.
     Sep,
-    /// A clause break: `, ; | ( ) [ ] { } — –` or a free-standing `-`.
+    /// A clause break: `, ; | { } — –` or a free-standing `-`.
     Clause,
+    /// An opening bracket, `(` or `[`: a clause break that opens an aside.
+    Open,
+    /// A closing bracket, `)` or `]`: a clause break that closes an aside.
+    Close,
 }
 
 /// One lexeme: its kind, its byte span in the text (the content, for a quoted span) and the
@@ -101,10 +105,6 @@ fn is_clause_break(c: char) -> bool {
         c,
         ',' | ';'
             | '|'
-            | '('
-            | ')'
-            | '['
-            | ']'
             | '{'
             | '}'
             | '\u{2014}'
@@ -303,6 +303,8 @@ pub(super) fn lex(text: &str) -> Lexed {
     let mut first_lexeme = 0usize;
     let mut prev: Option<char> = None;
     let mut code = false;
+    // True while only spaces stand between the start of the line and `b`.
+    let mut fresh_line = true;
     let mut b = 0;
     while let Some(c) = char_at(text, b) {
         let next_b = b + c.len_utf8();
@@ -311,6 +313,20 @@ pub(super) fn lex(text: &str) -> Lexed {
             prev = Some(c);
             b = next_b;
             continue;
+        }
+        let line_start = std::mem::replace(&mut fresh_line, c == '\n');
+        if line_start && c.is_ascii_digit() {
+            // "1. Created the table": the number of a list item is no word, and its dot ends
+            // no sentence; the item is read as one sentence.
+            let digits = text.as_bytes()[b..]
+                .iter()
+                .take_while(|x| x.is_ascii_digit())
+                .count();
+            if text.as_bytes()[b + digits..].starts_with(b". ") {
+                prev = Some(' ');
+                b += digits + 2;
+                continue;
+            }
         }
         if is_word_char(c) {
             let (end, last) = word_end(text, b, c);
@@ -345,6 +361,8 @@ pub(super) fn lex(text: &str) -> Lexed {
         let kind = match c {
             ':' | '=' => Some(Kind::Sep),
             '-' if !prev.is_some_and(is_word_char) => Some(Kind::Clause),
+            '(' | '[' => Some(Kind::Open),
+            ')' | ']' => Some(Kind::Close),
             c if is_clause_break(c) => Some(Kind::Clause),
             _ => None,
         };
