@@ -1128,6 +1128,12 @@ fn label_head<'t>(text: &'t str, lexemes: &[Lexeme]) -> Option<&'t str> {
     None
 }
 
+/// True for a label's head that names an automation ("Job", "workflows", "Trigger").
+fn names_automation(head: &str) -> bool {
+    let mut lower = String::new();
+    lexicon::is_automation_noun(&normalize(lowered(head, &mut lower)))
+}
+
 /// True for a line of a test report that tells what was observed ("**Actual**: ✅ Comment posted
 /// successfully", beside "**Expected**: ..."): its first word is `Actual` or `Observed` and a
 /// colon follows it.
@@ -1670,10 +1676,7 @@ impl<'t> Doc<'t> {
                     }
                     under
                 } else {
-                    automation = head.is_some_and(|h| {
-                        let mut lower = String::new();
-                        lexicon::is_automation_noun(&normalize(lowered(h, &mut lower)))
-                    });
+                    automation = head.is_some_and(names_automation);
                     verified = checked.then_some(0);
                     false
                 };
@@ -2147,11 +2150,17 @@ mod tests {
         for other in ["**Label:**", "-5 degrees", "1.5 hours", "plain text", ""] {
             assert!(!is_list_item(other), "{other}");
         }
-        let label = |t: &str| {
+        fn head(t: &str) -> Option<&str> {
             let l = lex(t);
             let s = l.sentences[0];
-            automation_label(t, &l.lexemes[s.first..s.last])
-        };
+            label_head(t, &l.lexemes[s.first..s.last])
+        }
+        let label = |t: &str| head(t).is_some_and(names_automation);
+        let checked = |t: &str| head(t).is_some_and(is_check_word);
+        assert!(checked("- **✅ Results Verified**:"));
+        assert!(checked("Verification (all green):"));
+        assert!(!checked("Verified the results"));
+        assert!(!checked("Results:"));
         assert!(label("**Post-deployment Job (`post-deployment`):**"));
         assert!(label("Trigger functions:"));
         assert!(label("The workflow [ci.yml]:"));

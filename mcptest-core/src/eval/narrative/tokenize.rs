@@ -541,6 +541,33 @@ mod tests {
     }
 
     #[test]
+    fn a_list_items_number_is_no_word_and_ends_no_sentence() {
+        let text = "Done.\n1. Created the table\n  2. Added rows (3. 4)\n2024 was good. 5.5 hours";
+        let got: Vec<(&str, usize)> = words(text).into_iter().map(|(_, w, s)| (w, s)).collect();
+        assert_eq!(
+            got,
+            [
+                ("Done", 0),
+                ("Created", 1),
+                ("the", 1),
+                ("table", 1),
+                ("Added", 2),
+                ("rows", 2),
+                ("(", 2),
+                ("3", 2),
+                // Not at the start of its line: a number, and its dot ends the sentence.
+                ("4", 3),
+                (")", 3),
+                ("2024", 4),
+                ("was", 4),
+                ("good", 4),
+                ("5.5", 5),
+                ("hours", 5),
+            ]
+        );
+    }
+
+    #[test]
     fn a_possessive_s_is_no_piece() {
         assert_eq!(pieces("Maria's"), ["Maria"]);
         assert_eq!(pieces("tomorrow\u{2019}s meeting"), ["tomorrow", "meeting"]);
