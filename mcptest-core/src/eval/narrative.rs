@@ -57,10 +57,16 @@
 //!    statement gave back, or a call that returned, is no return of goods ("the script
 //!    returned an error", "returned 12 rows", "every append call returned successfully").
 //!    A passive of `write` followed by `as` and a quoted value tells how a thing is spelled
-//!    ("the trigger key was written as "5pull_request""), not a write.
+//!    ("the trigger key was written as "5pull_request""), not a write. What is sent with or
+//!    without what a call carries (a body, payload, content, query, parameter) is the agent's
+//!    own call ("sent with no body"); a listing, a write or an operation that returned is a
+//!    call's answer; a refusal told with no doer and no object ("`INSERT` → rejected") is the
+//!    system's; a reference resolved to a value ("`main` resolved to `f348e76`") is no outcome.
 //! 3. Nothing before it in its clause **negates** it (`not`, `never`, `no`, `unable`,
 //!    `cannot`, `failed`, any `n't`; a clause opened by `nor`: "neither merged nor closed"; a
-//!    negation opening a listed subject: "No branches, files or PRs were created")
+//!    negation opening a listed subject: "No branches, files or PRs were created", "no branch,
+//!    commit or PR"; a negation before a list of participles: "not been updated, rebased or
+//!    merged")
 //!    or makes it **unreal**: a condition (`if`, `unless`,
 //!    `once`, `whether`), a request or plan (`please`, `let`, `want`, `need`, `plan`, `try`),
 //!    a recommendation (`recommend`, `suggest`), or, between its subject and it, a modal

@@ -111,7 +111,27 @@ const CHANGES: &[&str] = &["change", "update", "modify", "adjust"];
 /// anything ("the first five attempts were sent without a request body", "I sent the same
 /// request again"). A request that names its action still claims it ("your exchange request
 /// has been submitted" claims the exchange).
-const CALL_NOUNS: &[&str] = &["attempt", "call", "payload", "retry", "request"];
+const CALL_NOUNS: &[&str] = &[
+    "attempt",
+    "call",
+    "payload",
+    "retry",
+    "request",
+    "write",
+    "operation",
+];
+
+/// What a call carries ("sent with no body", "sent without a SQL query"): a thing sent with or
+/// without one of them is the agent's own call.
+const CALL_PARTS: &[&str] = &[
+    "body",
+    "payload",
+    "content",
+    "query",
+    "parameter",
+    "argument",
+    "header",
+];
 
 /// Nouns for a rule of reasoning: applying one is how the agent worked ("applied the criteria
 /// manually", "applied all business rules correctly"), not an act on stored state.
@@ -131,6 +151,7 @@ const RULE_NOUNS: &[&str] = &[
 /// error").
 const RESULT_NOUNS: &[&str] = &[
     "error", "result", "row", "value", "response", "output", "record", "match", "hit", "count",
+    "list",
 ];
 
 /// Adjectives of the state a thing is in, which pair with a participle of the opposite state
@@ -678,13 +699,15 @@ const F_RESULT_ADJECTIVE: u64 = 1 << 43;
 const F_PLACE: u64 = 1 << 44;
 const F_AS: u64 = 1 << 45;
 const F_RULE_NOUN: u64 = 1 << 46;
+const F_CALL_PART: u64 = 1 << 47;
+const F_TO: u64 = 1 << 48;
 /// Words an object phrase passes over: stopwords, adverbs, particles, numbers.
 const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 
 /// Every word of the tables above with the flags its tables give it, so a word's facts take
 /// one lookup.
 static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
-    let tables: [(&[&str], u64); 33] = [
+    let tables: [(&[&str], u64); 34] = [
         (BOUNDARY, F_BOUNDARY),
         (&["that", "which", "who", "whom"], F_RELATIVE),
         (IRREALIS, F_IRREALIS),
@@ -715,6 +738,7 @@ static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
         (CALL_NOUNS, F_CALL_NOUN),
         (RESULT_NOUNS, F_RESULT_NOUN),
         (RULE_NOUNS, F_RULE_NOUN),
+        (CALL_PARTS, F_CALL_PART),
         (STATE_ADJECTIVES, F_STATE_ADJECTIVE),
         (RESULT_ADJECTIVES, F_RESULT_ADJECTIVE),
         (
@@ -722,8 +746,9 @@ static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
             F_PLACE,
         ),
     ];
-    let singles: [(&str, u64); 12] = [
+    let singles: [(&str, u64); 13] = [
         ("being", F_BEING),
+        ("to", F_TO),
         ("as", F_AS),
         ("from", F_FROM),
         ("by", F_BY),
@@ -797,7 +822,7 @@ impl WordInfo {
         set(&mut f, ly, F_ADVERB);
         // Nouns are listed in their normal form: "changes", "attempts" and "rows" are read as
         // it.
-        f |= listed(norm) & (F_GENERIC | F_CALL_NOUN | F_RESULT_NOUN | F_RULE_NOUN);
+        f |= listed(norm) & (F_GENERIC | F_CALL_NOUN | F_RESULT_NOUN | F_RULE_NOUN | F_CALL_PART);
         set(&mut f, stop, F_STOP);
         set(&mut f, is_numeral(lower.trim_start_matches('$')), F_NUMBER);
         set(
@@ -1069,6 +1094,15 @@ fn read_claim(
                     && info[k].is(F_ED)
                     && same(k)
                 {
+                    // "has not been updated, rebased or merged": a list of participles.
+                    while k >= floor + 2
+                        && is_list_comma(lexemes, k - 1)
+                        && lexemes[k - 2].kind == Kind::Word
+                        && info[k - 2].is(F_ED)
+                        && same(k - 2)
+                    {
+                        k -= 2;
+                    }
                     j = k;
                     continue;
                 }
@@ -1415,6 +1449,24 @@ fn read_claim(
     {
         return None;
     }
+    // "`INSERT` into `lego_themes` → rejected": a refusal told with no doer and no object is
+    // the system's answer ("Rejected PR #5" is the agent's).
+    if REFUSALS.contains(&claim.base) && subject.is_none() && claim.object.is_empty() {
+        return None;
+    }
+    // "sent with no body", "the bold update was sent with the block content wrapped in a
+    // `type` key": what is sent with or without what a call carries is the agent's own call.
+    if claim.base == "send" && with_call_part(lexemes, info, li) {
+        return None;
+    }
+    // "`main` head — resolved to `f348e76`": a reference resolved to what it names.
+    if claim.base == "resolve"
+        && lexemes.get(li + 1).is_some_and(|n| {
+            n.sentence == sentence && n.kind == Kind::Word && info[li + 1].is(F_TO)
+        })
+    {
+        return None;
+    }
     // "- Changed from Sequential Scans to Index Scans": a verb of change with no subject and
     // no object, right before `from`, is used without an object: it tells that something
     // changed, not what the agent changed. It says nothing checkable, as "processed" does.
@@ -1450,6 +1502,32 @@ fn opens_noun_phrase(lexemes: &[Lexeme], info: &Infos<'_>, k: usize) -> bool {
         || l.kind != Kind::Word
         || is_boundary(l, w)
         || w.is(F_DETERMINER | F_PREPOSITION | F_ED)
+}
+
+/// True when the verb at `li` is followed, in its clause, by `with` or `without` and, within
+/// three words, by what a call carries ("sent without a SQL query").
+fn with_call_part(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> bool {
+    let sentence = lexemes[li].sentence;
+    let Some(w) = (li + 1..lexemes.len().min(li + 3)).find(|&j| {
+        lexemes[j].kind == Kind::Word && info[j].is(F_WITH) && lexemes[j].sentence == sentence
+    }) else {
+        return false;
+    };
+    (w + 1..lexemes.len().min(w + 5)).any(|j| {
+        let (l, i) = (&lexemes[j], &info[j]);
+        l.sentence == sentence && l.kind == Kind::Word && i.is(F_CALL_PART)
+    })
+}
+
+/// True when lexeme `k` is a one-character break written right after a word, as a comma that
+/// separates the members of a list is ("branches, files").
+fn is_list_comma(lexemes: &[Lexeme], k: usize) -> bool {
+    let l = &lexemes[k];
+    l.kind == Kind::Clause
+        && l.end() == l.start() + 1
+        && k > 0
+        && lexemes[k - 1].kind == Kind::Word
+        && lexemes[k - 1].end() == l.start()
 }
 
 /// The bracket in the same sentence that opens the aside closed at `close`, no further back
@@ -1772,17 +1850,15 @@ fn negated_before(lexemes: &[Lexeme], info: &Infos<'_>, j: usize, floor: usize) 
     while k > floor {
         k -= 1;
         let (l, w) = (&lexemes[k], &info[k]);
-        // "No branches, files or PRs were created": the members of a list are one subject.
-        let list_comma = l.kind == Kind::Clause
-            && l.end() == l.start() + 1
-            && k > 0
-            && lexemes[k - 1].kind == Kind::Word
-            && lexemes[k - 1].end() == l.start();
-        if list_comma {
+        // "No branches, files or PRs were created": the members of a list are one subject, and
+        // a verb's bare form among them is a noun ("no branch, commit or PR").
+        if is_list_comma(lexemes, k) {
             continue;
         }
-        if l.sentence != sentence || is_boundary(l, w) || (l.kind == Kind::Word && w.verb.is_some())
-        {
+        let verb = w
+            .verb
+            .is_some_and(|v| !matches!(v.form, Form::Base | Form::Third));
+        if l.sentence != sentence || is_boundary(l, w) || (l.kind == Kind::Word && verb) {
             return false;
         }
         if l.kind == Kind::Word && w.is(F_NEGATOR) {
