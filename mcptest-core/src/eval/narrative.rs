@@ -115,7 +115,10 @@
 //! analysis" -> `analysis`; "Your reservation M20IZO" -> `reservation`). A passive claim's
 //! object is its subject, read back through its prepositional phrases ("your flight from JFK
 //! on May 24th" -> `flight`). A pronoun object ("transferred you") or a phrase of generic words
-//! ("made the changes", "updated everything") leaves the verb alone.
+//! ("made the changes", "updated everything") leaves the verb alone. A verb that ends a relative
+//! clause of the agent, with a form of `be` after it, has the noun before that clause as its
+//! object ("the payloads I sent were plain YAML" -> `payload`; "the tables that we created
+//! were indexed" -> `table`).
 //!
 //! **Light verbs** take their action from an action noun in their object: "issued a refund"
 //! claims `refund`, "processed the cancellation of your order" claims `cancel` on the order,

@@ -1394,6 +1394,20 @@ fn read_claim(
     let mut listed = false;
     let titled;
     let (object, head, target, end) = match voice {
+        Voice::Active if relative_object(lexemes, info, li, subject).is_some() => {
+            // "The payloads I sent were plain YAML": the verb of a relative clause whose
+            // object is the noun before its subject.
+            let noun = relative_object(lexemes, info, li, subject).unwrap_or(li);
+            let first = ph.mark();
+            ph.push(noun);
+            titled = false;
+            (
+                ph.since(first),
+                Some(noun),
+                Span::default(),
+                lexemes[li].end(),
+            )
+        }
         Voice::Active => {
             let after = object_after(lexemes, info, li, ph);
             let head = head_of(lexemes, info, ph.get(after.core));
@@ -1502,6 +1516,38 @@ fn opens_noun_phrase(lexemes: &[Lexeme], info: &Infos<'_>, k: usize) -> bool {
         || l.kind != Kind::Word
         || is_boundary(l, w)
         || w.is(F_DETERMINER | F_PREPOSITION | F_ED)
+}
+
+/// The noun a relative clause with the agent as its subject stands after, when the verb at `li`
+/// ends that clause and a form of `be` follows it: "the payloads (that) I sent were plain YAML"
+/// -> `payloads`.
+fn relative_object(
+    lexemes: &[Lexeme],
+    info: &Infos<'_>,
+    li: usize,
+    subject: Option<usize>,
+) -> Option<usize> {
+    let s = subject?;
+    let sentence = lexemes[li].sentence;
+    let be_follows = lexemes.get(li + 1).is_some_and(|n| {
+        n.sentence == sentence
+            && n.kind == Kind::Word
+            && info[li + 1].is(F_BE_DONE | F_BE_NOW)
+            && !info[li + 1].is(F_BEING | F_AGENT)
+    });
+    if !be_follows || !info[s].is(F_AGENT) || s + 1 != li {
+        return None;
+    }
+    let mut n = s.checked_sub(1)?;
+    if lexemes[n].kind == Kind::Word && info[n].is(F_RELATIVE) {
+        n = n.checked_sub(1)?;
+    }
+    let (l, w) = (&lexemes[n], &info[n]);
+    (l.sentence == sentence
+        && l.kind == Kind::Word
+        && !w.is(F_STOP | F_PREPOSITION | F_BOUNDARY | F_PRONOUN)
+        && w.verb.is_none())
+    .then_some(n)
 }
 
 /// True when the verb at `li` is followed, in its clause, by `with` or `without` and, within
