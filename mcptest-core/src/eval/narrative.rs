@@ -57,7 +57,8 @@
 //!    statement gave back, or a call that returned, is no return of goods ("the script
 //!    returned an error", "returned 12 rows", "every append call returned successfully").
 //!    A passive of `write` followed by `as` and a quoted value tells how a thing is spelled
-//!    ("the trigger key was written as "5pull_request""), not a write. What is sent with or
+//!    ("the trigger key was written as "5pull_request""), not a write; so is a passive of
+//!    `send` ("the heading text was sent as `**Summary**`"). What is sent with or
 //!    without what a call carries (a body, payload, content, query, parameter) is the agent's
 //!    own call ("sent with no body"); a listing, a write or an operation that returned is a
 //!    call's answer; a refusal told with no doer and no object ("`INSERT` → rejected") is the
@@ -73,7 +74,7 @@
 //!    (`will`, `would`, `can`, `may`, `should`, `'ll`) or `to`, `able`, `eligible`, `ready`.
 //! 4. It is not a **modifier**: not right after a determiner, possessive or preposition ("the
 //!    cancelled flight", "policy for cancelled flights"); not a participle dated by what
-//!    follows ("Created on May 12", "was made within the last 24 hours"); not the value of a
+//!    follows ("Created on May 12", "was made within the last 24 hours", "closed Weds"); not the value of a
 //!    label ("Status: cancelled"); not a reduced relative ("the $280 paid by card will be
 //!    refunded", "with the refund applied", "the items scheduled after 6 PM"); not a
 //!    participle before its noun ("14 closed issues"), also when joined to an adjective of

@@ -517,6 +517,30 @@ const TIME_WORDS: &[&str] = &[
     "oct",
     "nov",
     "dec",
+    // Days of the week ("closed Weds", "closed on Tuesdays": opening hours in the data).
+    "monday",
+    "mondays",
+    "tuesday",
+    "tuesdays",
+    "wednesday",
+    "wednesdays",
+    "thursday",
+    "thursdays",
+    "friday",
+    "fridays",
+    "saturday",
+    "saturdays",
+    "sunday",
+    "sundays",
+    "mon",
+    "tue",
+    "tues",
+    "wed",
+    "weds",
+    "thu",
+    "thur",
+    "thurs",
+    "fri",
 ];
 
 /// Auxiliaries and modals: met after a reduced passive in its clause, they show the participle
@@ -1350,9 +1374,10 @@ fn read_claim(
                         && (info[n + 1].is(F_NUMBER) || info[n + 1].is(F_TIME))
                 })
         };
-        // "the trigger key was written as "5pull_request"": how a thing is spelled.
+        // "the trigger key was written as "5pull_request"", "the heading text was sent as
+        // `**Summary**`": how a thing is spelled or was passed.
         let spelled = |n: usize| {
-            verb.base == "write"
+            matches!(verb.base, "write" | "send")
                 && lexemes[n].sentence == sentence
                 && lexemes[n].kind == Kind::Word
                 && info[n].is(F_AS)
