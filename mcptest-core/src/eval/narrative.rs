@@ -62,7 +62,11 @@
 //!    without what a call carries (a body, payload, content, query, parameter) is the agent's
 //!    own call ("sent with no body"); a listing, a write or an operation that returned is a
 //!    call's answer; a refusal told with no doer and no object ("`INSERT` → rejected") is the
-//!    system's; a reference resolved to a value ("`main` resolved to `f348e76`") is no outcome.
+//!    system's; a reference resolved to a value ("`main` resolved to `f348e76`") is no outcome;
+//!    attempts made are the agent's calls ("three attempts were made"). A participle after a
+//!    verb of a state kept (`stays`, `remains`, `keeps`, `becomes`) is that state ("so it stays
+//!    updated"), and one right after `state` or `status` that ends its clause is that field's
+//!    value ("#49: state closed -> open"; "Status updated to Done" still claims).
 //! 3. Nothing before it in its clause **negates** it (`not`, `never`, `no`, `unable`,
 //!    `cannot`, `failed`, any `n't`; a clause opened by `nor`: "neither merged nor closed"; a
 //!    negation opening a listed subject: "No branches, files or PRs were created", "no branch,
@@ -162,7 +166,7 @@
 //! executor. Its words: its name, its argument keys and, for a call that writes, its argument
 //! values (the first 64 KiB of text). A claim's object word also matches the other words tools
 //! name that thing by: issue, ticket, story, bug, subtask; description, body; repository, repo;
-//! directory, folder, dir; document, doc; database, db; message, msg; pr, pull; event, meeting;
+//! directory, folder, dir; branch, ref (`create_ref` on `refs/heads/x`); document, doc; database, db; message, msg; pr, pull; event, meeting;
 //! email, mail; configuration, config; environment, env. A merge claim's object also matches a
 //! pull request (what is merged is a pull request's branch and its changes: "merged the logging
 //! improvements" by `merge_pull_request`), and a merge of a branch is also backed by an update

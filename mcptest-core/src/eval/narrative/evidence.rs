@@ -630,11 +630,15 @@ impl CallEvidence {
         // A write that carries a list of new things adds them: `API-patch-block-children`
         // with `children`, `push_files` with `files` ("created a heading block", "created
         // `src/main.js`").
+        // So does an executor's JSON body passed as a string (`"body_schema": "{\"children\":
+        // [{...}]}"`).
         if mutating
             && let Some(Value::Object(m)) = &call.args
-            && m.values().any(
-                |v| matches!(v, Value::Array(xs) if matches!(xs.first(), Some(Value::Object(_)))),
-            )
+            && m.values().any(|v| match v {
+                Value::Array(xs) => matches!(xs.first(), Some(Value::Object(_))),
+                Value::String(text) => carries_object_list(text),
+                _ => false,
+            })
         {
             arena.ids.push(vocab.intern_borrowed("append"));
         }
@@ -792,6 +796,65 @@ impl CallEvidence {
 /// True when `text` is written as a JSON object (its first non-space character is `{`).
 fn is_json_object(text: &str) -> bool {
     text.trim_start().starts_with('{')
+}
+
+/// True when `text` is a JSON object written as text whose top-level key for new things
+/// (`children`, `files`, `items`, `rows`, `records`, `entries`, `blocks`) holds a list of
+/// objects (`{"children": [{"type": "heading_3"}]}`). Lists deeper down (a block's `rich_text`)
+/// or under other keys (a query's `sorts`) add nothing.
+fn carries_object_list(text: &str) -> bool {
+    const NEW_THINGS: &[&str] = &[
+        "children", "files", "items", "rows", "records", "entries", "blocks",
+    ];
+    if !is_json_object(text) {
+        return false;
+    }
+    let bytes = text.as_bytes();
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    // The last string closed at depth 1, and whether a colon has followed it.
+    let (mut key, mut string_start, mut after_colon) = ("", 0usize, false);
+    for (i, &b) in bytes.iter().enumerate() {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => {
+                    in_string = false;
+                    if depth == 1 {
+                        key = &text[string_start..i];
+                    }
+                }
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => {
+                in_string = true;
+                string_start = i + 1;
+                after_colon = false;
+            }
+            b':' => after_colon = depth == 1,
+            b'[' if after_colon && NEW_THINGS.contains(&key) => {
+                if text[i + 1..].trim_start().starts_with('{') {
+                    return true;
+                }
+                depth += 1;
+                after_colon = false;
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                after_colon = false;
+            }
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                after_colon = false;
+            }
+            b' ' | b'\n' | b'\t' | b'\r' => {}
+            _ => after_colon = false,
+        }
+    }
+    false
 }
 
 /// The short words a JSON object written as text states (`"body_schema": "{\"state\":

@@ -725,13 +725,15 @@ const F_AS: u64 = 1 << 45;
 const F_RULE_NOUN: u64 = 1 << 46;
 const F_CALL_PART: u64 = 1 << 47;
 const F_TO: u64 = 1 << 48;
+const F_STATUS_KEY: u64 = 1 << 49;
+const F_COPULA: u64 = 1 << 50;
 /// Words an object phrase passes over: stopwords, adverbs, particles, numbers.
 const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 
 /// Every word of the tables above with the flags its tables give it, so a word's facts take
 /// one lookup.
 static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
-    let tables: [(&[&str], u64); 34] = [
+    let tables: [(&[&str], u64); 36] = [
         (BOUNDARY, F_BOUNDARY),
         (&["that", "which", "who", "whom"], F_RELATIVE),
         (IRREALIS, F_IRREALIS),
@@ -763,6 +765,14 @@ static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
         (RESULT_NOUNS, F_RESULT_NOUN),
         (RULE_NOUNS, F_RULE_NOUN),
         (CALL_PARTS, F_CALL_PART),
+        (&["state", "status"], F_STATUS_KEY),
+        (
+            &[
+                "stay", "stays", "stayed", "remain", "remains", "remained", "keep", "keeps",
+                "become", "becomes", "seem", "seems", "look", "looks",
+            ],
+            F_COPULA,
+        ),
         (STATE_ADJECTIVES, F_STATE_ADJECTIVE),
         (RESULT_ADJECTIVES, F_RESULT_ADJECTIVE),
         (
@@ -1174,6 +1184,10 @@ fn read_claim(
         if w.is(F_NEGATOR) || w.is(F_IRREALIS) || (subject.is_none() && w.is(F_NEAR_IRREALIS)) {
             return None;
         }
+        if subject.is_none() && j + 1 == li && w.is(F_COPULA) {
+            // "so it stays updated", "remains closed": a state kept, not an act.
+            return None;
+        }
         if subject.is_none()
             && w.is(F_BEING)
             && !(j > 0 && lexemes[j - 1].kind == Kind::Word && info[j - 1].is(F_BE_NOW))
@@ -1222,6 +1236,11 @@ fn read_claim(
     // What follows the verb in its clause.
     let next = next_in_clause(lexemes, info, li);
     let object_follows = next.is_some_and(|n| starts_object(&lexemes[n], &info[n]));
+    // "#49: state closed -> open": a participle right after `state` or `status`, with nothing
+    // after it in its clause, is the value of that field.
+    if next.is_none() && subject.is_some_and(|s| s + 1 == li && info[s].is(F_STATUS_KEY)) {
+        return None;
+    }
 
     // Rule 4: "Created on May 12", "Status: cancelled".
     let clause_opening = subject.is_none();
@@ -1475,7 +1494,8 @@ fn read_claim(
     let describes = match claim.base {
         // "Every append call returned successfully": a call returns what it gives back.
         "return" => F_RESULT_NOUN | F_CALL_NOUN,
-        "send" | "submit" | "post" => F_CALL_NOUN,
+        // "three attempts were made": the agent's own calls, made.
+        "send" | "submit" | "post" | "make" => F_CALL_NOUN,
         "apply" => F_RULE_NOUN,
         _ => 0,
     };

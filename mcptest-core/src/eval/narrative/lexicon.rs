@@ -875,6 +875,8 @@ const OBJECT_SYNONYMS: &[&[&str]] = &[
     &["issue", "ticket", "story", "bug", "subtask"],
     &["description", "body"],
     &["repository", "repo"],
+    // A ref under `refs/heads/` is a branch (`create_ref` backs "Branch Created").
+    &["branch", "ref"],
     &["directory", "folder", "dir"],
     &["document", "doc"],
     &["database", "db"],
@@ -940,6 +942,11 @@ const PART_NOUNS: &[&str] = &[
     "callout",
     "divider",
     "reference",
+    // How a part is written ("Pattern Applied", "the formatting was updated").
+    "pattern",
+    "format",
+    "formatting",
+    "style",
     // What a heading or an item is written with ("made each section title bold", "replaced
     // the prefixes with emoji").
     "title",
