@@ -78,12 +78,12 @@
 //!    (`will`, `would`, `can`, `may`, `should`, `'ll`) or `to`, `able`, `eligible`, `ready`.
 //! 4. It is not a **modifier**: not right after a determiner, possessive or preposition ("the
 //!    cancelled flight", "policy for cancelled flights"); not a participle dated by what
-//!    follows ("Created on May 12", "was made within the last 24 hours", "closed Weds"); not the value of a
-//!    label ("Status: cancelled"); not a reduced relative ("the $280 paid by card will be
-//!    refunded", "with the refund applied", "the items scheduled after 6 PM"); not a
-//!    participle before its noun ("14 closed issues"), also when joined to an adjective of
-//!    state that opens the noun's phrase ("every open and closed issue"); not a count ("(172 blocked)", "200
-//!    migrated"); not under way ("new translations being added"; "you are being transferred"
+//!    follows ("Created on May 12", "was made within the last 24 hours", "closed Weds"); not
+//!    the value of a label ("Status: cancelled"); not a reduced relative ("the $280 paid by
+//!    card will be refunded", "with the refund applied", "the items scheduled after 6 PM");
+//!    not a participle before its noun ("14 closed issues"), also when joined to an adjective
+//!    of state that opens the noun's phrase ("every open and closed issue"); not a count
+//!    ("(172 blocked)", "200 migrated"); not under way ("new translations being added"; "you are being transferred"
 //!    is the agent's own act); not a bare participle on a `key: value` line ("Status: Active
 //!    and properly configured"); not a `with` phrase and what `and` joins to it ("with all
 //!    data maintained and business rules properly applied"). `already` or `previously` after a
@@ -166,8 +166,8 @@
 //! executor. Its words: its name, its argument keys and, for a call that writes, its argument
 //! values (the first 64 KiB of text). A claim's object word also matches the other words tools
 //! name that thing by: issue, ticket, story, bug, subtask; description, body; repository, repo;
-//! directory, folder, dir; branch, ref (`create_ref` on `refs/heads/x`); document, doc; database, db; message, msg; pr, pull; event, meeting;
-//! email, mail; configuration, config; environment, env. A merge claim's object also matches a
+//! directory, folder, dir; branch, ref (`create_ref` on `refs/heads/x`); document, doc;
+//! database, db; message, msg; pr, pull; event, meeting; email, mail; configuration, config; environment, env. A merge claim's object also matches a
 //! pull request (what is merged is a pull request's branch and its changes: "merged the logging
 //! improvements" by `merge_pull_request`), and a merge of a branch is also backed by an update
 //! of it (a fast-forward: "merged develop into release" by `update_ref` on `heads/develop`).
