@@ -1515,7 +1515,11 @@ fn read_claim(
     }
     // "sent with no body", "the bold update was sent with the block content wrapped in a
     // `type` key": what is sent with or without what a call carries is the agent's own call.
-    if claim.base == "send" && with_call_part(lexemes, info, li) {
+    // "I sent it with the new content" is the agent sending a thing it names.
+    if claim.base == "send"
+        && (voice == Voice::Passive || subject.is_none())
+        && with_call_part(lexemes, info, li)
+    {
         return None;
     }
     // "`main` head — resolved to `f348e76`": a reference resolved to what it names.
