@@ -63,7 +63,11 @@
 //!    own call ("sent with no body"); a listing, a write or an operation that returned is a
 //!    call's answer; a refusal told with no doer and no object ("`INSERT` → rejected") is the
 //!    system's; a reference resolved to a value ("`main` resolved to `f348e76`") is no outcome;
-//!    attempts made are the agent's calls ("three attempts were made"). A participle after a
+//!    attempts made are the agent's calls ("three attempts were made"), and a way of working
+//!    changed ("changed approach") is no change of stored state. Inside brackets, a
+//!    participle with one noun and then `only`, or after a list item that opens with no verb,
+//!    is a noun phrase: "(paid rentals only)", "(customers analysed, paid rentals, revenue)";
+//!    "(created tables, added indexes)" claims. A participle after a
 //!    verb of a state kept (`stays`, `remains`, `keeps`, `becomes`) is that state ("so it stays
 //!    updated"), and one right after `state` or `status` that ends its clause is that field's
 //!    value ("#49: state closed -> open"; "Status updated to Done" still claims).

@@ -20,7 +20,7 @@ use std::sync::LazyLock;
 const BOUNDARY: &[&str] = &[
     "and", "but", "or", "nor", "so", "then", "because", "since", "while", "whereas", "although",
     "though", "however", "that", "which", "who", "whom", "where", "plus", "when", "whenever",
-    "after", "until",
+    "after", "until", "before",
 ];
 
 /// Words that open a clause of background time or of reason: a passive there says when or why
@@ -147,6 +147,10 @@ const RULE_NOUNS: &[&str] = &[
     "practice",
 ];
 
+/// Nouns for a way of working: changing one is how the agent worked ("then I changed approach
+/// and split the data into five inserts"), not a change of stored state.
+const WAY_NOUNS: &[&str] = &["approach", "strategy", "tactic", "method", "tack"];
+
 /// Nouns for what a call or a statement gives back ("the query returned 12 rows", "returned an
 /// error").
 const RESULT_NOUNS: &[&str] = &[
@@ -237,6 +241,7 @@ const ADVERBS: &[&str] = &[
     "also",
     "later",
     "afterwards",
+    "rather",
     "just",
     "already",
     "now",
@@ -727,13 +732,15 @@ const F_CALL_PART: u64 = 1 << 47;
 const F_TO: u64 = 1 << 48;
 const F_STATUS_KEY: u64 = 1 << 49;
 const F_COPULA: u64 = 1 << 50;
+const F_WAY_NOUN: u64 = 1 << 51;
+const F_ONLY: u64 = 1 << 52;
 /// Words an object phrase passes over: stopwords, adverbs, particles, numbers.
 const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 
 /// Every word of the tables above with the flags its tables give it, so a word's facts take
 /// one lookup.
 static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
-    let tables: [(&[&str], u64); 36] = [
+    let tables: [(&[&str], u64); 37] = [
         (BOUNDARY, F_BOUNDARY),
         (&["that", "which", "who", "whom"], F_RELATIVE),
         (IRREALIS, F_IRREALIS),
@@ -764,6 +771,7 @@ static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
         (CALL_NOUNS, F_CALL_NOUN),
         (RESULT_NOUNS, F_RESULT_NOUN),
         (RULE_NOUNS, F_RULE_NOUN),
+        (WAY_NOUNS, F_WAY_NOUN),
         (CALL_PARTS, F_CALL_PART),
         (&["state", "status"], F_STATUS_KEY),
         (
@@ -780,8 +788,9 @@ static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
             F_PLACE,
         ),
     ];
-    let singles: [(&str, u64); 13] = [
+    let singles: [(&str, u64); 14] = [
         ("being", F_BEING),
+        ("only", F_ONLY),
         ("to", F_TO),
         ("as", F_AS),
         ("from", F_FROM),
@@ -856,7 +865,8 @@ impl WordInfo {
         set(&mut f, ly, F_ADVERB);
         // Nouns are listed in their normal form: "changes", "attempts" and "rows" are read as
         // it.
-        f |= listed(norm) & (F_GENERIC | F_CALL_NOUN | F_RESULT_NOUN | F_RULE_NOUN | F_CALL_PART);
+        f |= listed(norm)
+            & (F_GENERIC | F_CALL_NOUN | F_RESULT_NOUN | F_RULE_NOUN | F_WAY_NOUN | F_CALL_PART);
         set(&mut f, stop, F_STOP);
         set(&mut f, is_numeral(lower.trim_start_matches('$')), F_NUMBER);
         set(
@@ -1236,6 +1246,11 @@ fn read_claim(
     // What follows the verb in its clause.
     let next = next_in_clause(lexemes, info, li);
     let object_follows = next.is_some_and(|n| starts_object(&lexemes[n], &info[n]));
+    // "(customers analysed, paid rentals, revenue)", "(paid rentals only)": inside an aside, a
+    // participle with one bare noun after it, and nothing more, is a noun phrase.
+    if subject.is_none() && inside_aside(lexemes, li) && aside_noun_item(lexemes, info, li) {
+        return None;
+    }
     // "#49: state closed -> open": a participle right after `state` or `status`, with nothing
     // after it in its clause, is the value of that field.
     if next.is_none() && subject.is_some_and(|s| s + 1 == li && info[s].is(F_STATUS_KEY)) {
@@ -1496,7 +1511,8 @@ fn read_claim(
         "return" => F_RESULT_NOUN | F_CALL_NOUN,
         // "three attempts were made": the agent's own calls, made.
         "send" | "submit" | "post" | "make" => F_CALL_NOUN,
-        "apply" => F_RULE_NOUN,
+        "apply" => F_RULE_NOUN | F_WAY_NOUN,
+        "change" | "switch" => F_WAY_NOUN,
         _ => 0,
     };
     // The head as read, before a generic head ("request") is dropped.
@@ -1623,6 +1639,79 @@ fn is_list_comma(lexemes: &[Lexeme], k: usize) -> bool {
         && k > 0
         && lexemes[k - 1].kind == Kind::Word
         && lexemes[k - 1].end() == l.start()
+}
+
+/// True when lexeme `li` stands inside brackets opened earlier in its sentence and not yet
+/// closed.
+fn inside_aside(lexemes: &[Lexeme], li: usize) -> bool {
+    let sentence = lexemes[li].sentence;
+    for l in lexemes[..li].iter().rev() {
+        if l.sentence != sentence {
+            return false;
+        }
+        match l.kind {
+            Kind::Open => return true,
+            Kind::Close => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// True when the participle at `li` is followed by one content word and then by the end of its
+/// item (a break, a bracket, the sentence end, or `only`): "paid rentals," "paid rentals only)".
+fn aside_noun_item(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> bool {
+    let sentence = lexemes[li].sentence;
+    let Some(n) = lexemes.get(li + 1) else {
+        return false;
+    };
+    let w = &info[li + 1];
+    if n.sentence != sentence
+        || n.kind != Kind::Word
+        || w.is(F_STOP | F_DETERMINER | F_NUMBER | F_PREPOSITION | F_PRONOUN)
+        || w.verb.is_some()
+    {
+        return false;
+    }
+    let only = lexemes.get(li + 2).is_some_and(|after| {
+        after.sentence == sentence && after.kind == Kind::Word && info[li + 2].is(F_ONLY)
+    });
+    let item_ends = match lexemes.get(li + 2) {
+        None => true,
+        Some(after) if after.sentence != sentence => true,
+        Some(after) => matches!(after.kind, Kind::Clause | Kind::Close | Kind::Sep),
+    };
+    // "(paid rentals only)"; or an item of a list of nouns: the item before it opens with no
+    // verb ("customers analysed, paid rentals"). In "(created tables, added indexes)" the items
+    // are acts.
+    only || (item_ends && noun_item_before(lexemes, info, li))
+}
+
+/// True when the item of an aside's list that ends right before the break at `li - 1` opens
+/// with a word that is no state-changing verb.
+fn noun_item_before(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> bool {
+    let Some(comma) = li.checked_sub(1) else {
+        return false;
+    };
+    if lexemes[comma].kind != Kind::Clause {
+        return false;
+    }
+    let sentence = lexemes[li].sentence;
+    let mut start = None;
+    for k in (0..comma).rev() {
+        let l = &lexemes[k];
+        if l.sentence != sentence {
+            return false;
+        }
+        if matches!(l.kind, Kind::Open | Kind::Clause) {
+            start = Some(k + 1);
+            break;
+        }
+    }
+    let Some(start) = start.filter(|&s| s < comma) else {
+        return false;
+    };
+    lexemes[start].kind == Kind::Word && info[start].verb.is_none()
 }
 
 /// The bracket in the same sentence that opens the aside closed at `close`, no further back

@@ -283,6 +283,7 @@ const VERB_CLASSES: &[&[&str]] = &[
         "replace",
         "mark",
         "reschedule",
+        "extend",
         "swap",
         "configure",
         "apply",
