@@ -635,9 +635,8 @@ impl CallEvidence {
         if mutating
             && let Some(Value::Object(m)) = &call.args
             && m.values().any(|v| match v {
-                Value::Array(xs) => matches!(xs.first(), Some(Value::Object(_))),
                 Value::String(text) => carries_object_list(text),
-                _ => false,
+                v => is_object_list(v),
             })
         {
             arena.ids.push(vocab.intern_borrowed("append"));
@@ -798,10 +797,16 @@ fn is_json_object(text: &str) -> bool {
     text.trim_start().starts_with('{')
 }
 
+/// True for a list of objects (`"children": [{"type": "heading_3"}]`): new things a write
+/// carries.
+fn is_object_list(v: &Value) -> bool {
+    matches!(v, Value::Array(xs) if matches!(xs.first(), Some(Value::Object(_))))
+}
+
 /// True when `text` is a JSON object written as text whose top-level key for new things
 /// (`children`, `files`, `items`, `rows`, `records`, `entries`, `blocks`) holds a list of
-/// objects (`{"children": [{"type": "heading_3"}]}`). Lists deeper down (a block's `rich_text`)
-/// or under other keys (a query's `sorts`) add nothing.
+/// objects ([`is_object_list`]). Lists deeper down (a block's `rich_text`) or under other keys
+/// (a query's `sorts`) add nothing; text that does not parse adds nothing.
 fn carries_object_list(text: &str) -> bool {
     const NEW_THINGS: &[&str] = &[
         "children", "files", "items", "rows", "records", "entries", "blocks",
@@ -809,52 +814,12 @@ fn carries_object_list(text: &str) -> bool {
     if !is_json_object(text) {
         return false;
     }
-    let bytes = text.as_bytes();
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-    // The last string closed at depth 1, and whether a colon has followed it.
-    let (mut key, mut string_start, mut after_colon) = ("", 0usize, false);
-    for (i, &b) in bytes.iter().enumerate() {
-        if in_string {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => {
-                    in_string = false;
-                    if depth == 1 {
-                        key = &text[string_start..i];
-                    }
-                }
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' => {
-                in_string = true;
-                string_start = i + 1;
-                after_colon = false;
-            }
-            b':' => after_colon = depth == 1,
-            b'[' if after_colon && NEW_THINGS.contains(&key) => {
-                if text[i + 1..].trim_start().starts_with('{') {
-                    return true;
-                }
-                depth += 1;
-                after_colon = false;
-            }
-            b'{' | b'[' => {
-                depth += 1;
-                after_colon = false;
-            }
-            b'}' | b']' => {
-                depth = depth.saturating_sub(1);
-                after_colon = false;
-            }
-            b' ' | b'\n' | b'\t' | b'\r' => {}
-            _ => after_colon = false,
-        }
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(m)) => m
+            .iter()
+            .any(|(k, v)| NEW_THINGS.contains(&k.as_str()) && is_object_list(v)),
+        _ => false,
     }
-    false
 }
 
 /// The short words a JSON object written as text states (`"body_schema": "{\"state\":
@@ -1036,5 +1001,32 @@ pub(super) fn value_words(v: &Value) -> usize {
         Value::String(s) => s.split_whitespace().count(),
         Value::Array(xs) => xs.iter().map(value_words).max().unwrap_or(0),
         _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_json_body_carries_new_things_under_its_own_keys_only() {
+        assert!(carries_object_list(
+            r#"{"children": [{"type": "heading_3", "heading_3": {"rich_text": []}}]}"#
+        ));
+        assert!(carries_object_list(
+            r#" {"parent": {"id": "p\"1"}, "files": [ {"path": "a.yml"} ]}"#
+        ));
+        // A list deeper down, a list under another key, a list of strings, and text that is
+        // no JSON object, or no JSON at all, add nothing.
+        for text in [
+            r#"{"heading_3": {"rich_text": [{"text": {"content": "x"}}]}}"#,
+            r#"{"sorts": [{"property": "Date"}]}"#,
+            r#"{"children": ["a", "b"]}"#,
+            r#"[{"children": [{}]}]"#,
+            r#"{"children": [{"type": "#,
+            "children: [{}]",
+        ] {
+            assert!(!carries_object_list(text), "{text}");
+        }
     }
 }

@@ -1116,9 +1116,7 @@ fn read_claim(
                 && lexemes[j - 1].kind == Kind::Word
                 && info[j - 1].is(F_STATE_ADJECTIVE)
                 && opens_noun_phrase(lexemes, info, j - 1)
-                && lexemes
-                    .get(li + 1)
-                    .is_some_and(|n| n.kind == Kind::Word && n.sentence == sentence)
+                && word_at(lexemes, info, li + 1, sentence).is_some()
             {
                 // "every open and closed issue": joined to an adjective of state, the
                 // participle qualifies the noun after it, as the adjective does.
@@ -1248,7 +1246,10 @@ fn read_claim(
     let object_follows = next.is_some_and(|n| starts_object(&lexemes[n], &info[n]));
     // "(customers analysed, paid rentals, revenue)", "(paid rentals only)": inside an aside, a
     // participle with one bare noun after it, and nothing more, is a noun phrase.
-    if subject.is_none() && inside_aside(lexemes, li) && aside_noun_item(lexemes, info, li) {
+    if subject.is_none()
+        && aside_open(lexemes, li, 0).is_some()
+        && aside_noun_item(lexemes, info, li)
+    {
         return None;
     }
     // "#49: state closed -> open": a participle right after `state` or `status`, with nothing
@@ -1410,18 +1411,13 @@ fn read_claim(
         };
         // "the trigger key was written as "5pull_request"", "the heading text was sent as
         // `**Summary**`": how a thing is spelled or was passed.
-        let spelled = |n: usize| {
-            matches!(verb.base, "write" | "send")
-                && lexemes[n].sentence == sentence
-                && lexemes[n].kind == Kind::Word
-                && info[n].is(F_AS)
-                && lexemes.get(n + 1).is_some_and(|l| {
-                    l.sentence == sentence
-                        && (l.kind == Kind::Quoted
-                            || (l.kind == Kind::Word && info[n + 1].is(F_CODE)))
-                })
-        };
-        if li + 1 < lexemes.len() && spelled(li + 1) {
+        let spelled = matches!(verb.base, "write" | "send")
+            && word_at(lexemes, info, li + 1, sentence).is_some_and(|w| w.is(F_AS))
+            && (word_at(lexemes, info, li + 2, sentence).is_some_and(|w| w.is(F_CODE))
+                || lexemes
+                    .get(li + 2)
+                    .is_some_and(|l| l.sentence == sentence && l.kind == Kind::Quoted));
+        if spelled {
             return None;
         }
         if next.is_some_and(dated_by) {
@@ -1452,11 +1448,14 @@ fn read_claim(
 
     let mut listed = false;
     let titled;
-    let (object, head, target, end) = match voice {
-        Voice::Active if relative_object(lexemes, info, li, subject).is_some() => {
-            // "The payloads I sent were plain YAML": the verb of a relative clause whose
-            // object is the noun before its subject.
-            let noun = relative_object(lexemes, info, li, subject).unwrap_or(li);
+    // "The payloads I sent were plain YAML": the verb of a relative clause whose object is the
+    // noun before its subject.
+    let relative = match voice {
+        Voice::Active => relative_object(lexemes, info, li, subject),
+        Voice::Passive => None,
+    };
+    let (object, head, target, end) = match (voice, relative) {
+        (Voice::Active, Some(noun)) => {
             let first = ph.mark();
             ph.push(noun);
             titled = false;
@@ -1467,7 +1466,7 @@ fn read_claim(
                 lexemes[li].end(),
             )
         }
-        Voice::Active => {
+        (Voice::Active, None) => {
             let after = object_after(lexemes, info, li, ph);
             let head = head_of(lexemes, info, ph.get(after.core));
             listed = ph.get(after.object).len() > ph.get(after.core).len();
@@ -1475,7 +1474,7 @@ fn read_claim(
             titled = in_capitals(lexemes, info, ph.get(after.core));
             (after.object, head, after.target, after.end)
         }
-        Voice::Passive => {
+        (Voice::Passive, _) => {
             let (np, head) = subject.map_or((Span::default(), None), |s| {
                 let (np, head, _) = subject_before(lexemes, info, s, ph);
                 if head.is_some_and(|h| info[h].is(F_TIME_NOUN)) {
@@ -1540,9 +1539,7 @@ fn read_claim(
     }
     // "`main` head — resolved to `f348e76`": a reference resolved to what it names.
     if claim.base == "resolve"
-        && lexemes.get(li + 1).is_some_and(|n| {
-            n.sentence == sentence && n.kind == Kind::Word && info[li + 1].is(F_TO)
-        })
+        && word_at(lexemes, info, li + 1, sentence).is_some_and(|w| w.is(F_TO))
     {
         return None;
     }
@@ -1567,6 +1564,19 @@ fn read_claim(
         claim.vague = true;
     }
     Some(claim)
+}
+
+/// What the grammar knows of lexeme `k` when it is a word of `sentence`.
+fn word_at<'i>(
+    lexemes: &[Lexeme],
+    info: &'i Infos<'_>,
+    k: usize,
+    sentence: u32,
+) -> Option<&'i WordInfo> {
+    lexemes
+        .get(k)
+        .filter(|l| l.sentence == sentence && l.kind == Kind::Word)
+        .map(|_| &info[k])
 }
 
 /// True when the word at `k` opens a noun phrase: what stands before it is no noun (the start
@@ -1594,12 +1604,8 @@ fn relative_object(
 ) -> Option<usize> {
     let s = subject?;
     let sentence = lexemes[li].sentence;
-    let be_follows = lexemes.get(li + 1).is_some_and(|n| {
-        n.sentence == sentence
-            && n.kind == Kind::Word
-            && info[li + 1].is(F_BE_DONE | F_BE_NOW)
-            && !info[li + 1].is(F_BEING | F_AGENT)
-    });
+    let be_follows = word_at(lexemes, info, li + 1, sentence)
+        .is_some_and(|w| w.is(F_BE_DONE | F_BE_NOW) && !w.is(F_BEING | F_AGENT));
     if !be_follows || !info[s].is(F_AGENT) || s + 1 != li {
         return None;
     }
@@ -1641,46 +1647,20 @@ fn is_list_comma(lexemes: &[Lexeme], k: usize) -> bool {
         && lexemes[k - 1].end() == l.start()
 }
 
-/// True when lexeme `li` stands inside brackets opened earlier in its sentence and not yet
-/// closed.
-fn inside_aside(lexemes: &[Lexeme], li: usize) -> bool {
-    let sentence = lexemes[li].sentence;
-    for l in lexemes[..li].iter().rev() {
-        if l.sentence != sentence {
-            return false;
-        }
-        match l.kind {
-            Kind::Open => return true,
-            Kind::Close => return false,
-            _ => {}
-        }
-    }
-    false
-}
-
 /// True when the participle at `li` is followed by one content word and then by the end of its
 /// item (a break, a bracket, the sentence end, or `only`): "paid rentals," "paid rentals only)".
 fn aside_noun_item(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> bool {
     let sentence = lexemes[li].sentence;
-    let Some(n) = lexemes.get(li + 1) else {
-        return false;
-    };
-    let w = &info[li + 1];
-    if n.sentence != sentence
-        || n.kind != Kind::Word
-        || w.is(F_STOP | F_DETERMINER | F_NUMBER | F_PREPOSITION | F_PRONOUN)
-        || w.verb.is_some()
-    {
+    let noun = word_at(lexemes, info, li + 1, sentence).is_some_and(|w| {
+        !w.is(F_STOP | F_DETERMINER | F_NUMBER | F_PREPOSITION | F_PRONOUN) && w.verb.is_none()
+    });
+    if !noun {
         return false;
     }
-    let only = lexemes.get(li + 2).is_some_and(|after| {
-        after.sentence == sentence && after.kind == Kind::Word && info[li + 2].is(F_ONLY)
+    let only = word_at(lexemes, info, li + 2, sentence).is_some_and(|w| w.is(F_ONLY));
+    let item_ends = lexemes.get(li + 2).is_none_or(|after| {
+        after.sentence != sentence || matches!(after.kind, Kind::Clause | Kind::Close | Kind::Sep)
     });
-    let item_ends = match lexemes.get(li + 2) {
-        None => true,
-        Some(after) if after.sentence != sentence => true,
-        Some(after) => matches!(after.kind, Kind::Clause | Kind::Close | Kind::Sep),
-    };
     // "(paid rentals only)"; or an item of a list of nouns: the item before it opens with no
     // verb ("customers analysed, paid rentals"). In "(created tables, added indexes)" the items
     // are acts.
@@ -1714,12 +1694,13 @@ fn noun_item_before(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> bool {
     lexemes[start].kind == Kind::Word && info[start].verb.is_none()
 }
 
-/// The bracket in the same sentence that opens the aside closed at `close`, no further back
-/// than `floor`.
-fn aside_open(lexemes: &[Lexeme], close: usize, floor: usize) -> Option<usize> {
-    let sentence = lexemes[close].sentence;
+/// The bracket, in the sentence of lexeme `at` and no further back than `floor`, that opens an
+/// aside still open at `at`: the one a bracket closing at `at` closes, or the one `at` stands
+/// inside.
+fn aside_open(lexemes: &[Lexeme], at: usize, floor: usize) -> Option<usize> {
+    let sentence = lexemes[at].sentence;
     let mut depth = 0usize;
-    for k in (floor..close).rev() {
+    for k in (floor..at).rev() {
         let l = &lexemes[k];
         if l.sentence != sentence {
             return None;
