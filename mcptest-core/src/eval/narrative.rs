@@ -61,8 +61,8 @@
 //!    `send` ("the heading text was sent as `**Summary**`"). What is sent with or
 //!    without what a call carries (a body, payload, content, query, parameter) is the agent's
 //!    own call ("sent with no body"); a listing, a write or an operation that returned is a
-//!    call's answer; a refusal told with no doer and no object ("`INSERT` → rejected") is the
-//!    system's; a reference resolved to a value ("`main` resolved to `f348e76`") is no outcome;
+//!    call's answer; a refusal told with no doer and no object ("`INSERT` → rejected",
+//!    "num_parts +1 → blocked"; also `declined`, `denied`, `refused`) is the system's; a reference resolved to a value ("`main` resolved to `f348e76`") is no outcome;
 //!    attempts made are the agent's calls ("three attempts were made"), and a way of working
 //!    changed ("changed approach") is no change of stored state. Inside brackets, a
 //!    participle with one noun and then `only`, or after a list item that opens with no verb,
@@ -79,14 +79,19 @@
 //!    or makes it **unreal**: a condition (`if`, `unless`,
 //!    `once`, `whether`), a request or plan (`please`, `let`, `want`, `need`, `plan`, `try`),
 //!    a recommendation (`recommend`, `suggest`), or, between its subject and it, a modal
-//!    (`will`, `would`, `can`, `may`, `should`, `'ll`) or `to`, `able`, `eligible`, `ready`.
+//!    (`will`, `would`, `can`, `may`, `should`, `'ll`) or `to`, `able`, `eligible`, `ready`;
+//!    a modal, `had` or `were` that opens the clause before its subject supposes or asks ("Had
+//!    the calls been accepted, I would have ...", "Should the PR be merged, ..."); a
+//!    participle right after a word of time or reason, with no subject, is a reduced clause
+//!    ("no effect on `main` until merged", "when merged, it runs").
 //! 4. It is not a **modifier**: not right after a determiner, possessive or preposition ("the
 //!    cancelled flight", "policy for cancelled flights"); not a participle dated by what
 //!    follows ("Created on May 12", "was made within the last 24 hours", "closed Weds"); not
 //!    the value of a label ("Status: cancelled"); not a reduced relative ("the $280 paid by
 //!    card will be refunded", "with the refund applied", "the items scheduled after 6 PM");
 //!    not a participle before its noun ("14 closed issues"), also when joined to an adjective
-//!    of state that opens the noun's phrase ("every open and closed issue"); not a count
+//!    of state that opens the noun's phrase ("every open and closed issue") or when so joined
+//!    it ends its clause ("all issues, both open and closed"); not a count
 //!    ("(172 blocked)", "200 migrated"); not under way ("new translations being added"; "you are being transferred"
 //!    is the agent's own act); not a bare participle on a `key: value` line ("Status: Active
 //!    and properly configured"); not a `with` phrase and what `and` joins to it ("with all
@@ -280,8 +285,8 @@
 //! * **arg-mismatch**: for a claim with backing calls, in the claim's sentence, a word equal
 //!   (case-insensitively) to one of those calls' argument keys, followed, after any `:`, `=`,
 //!   `to` or stopwords, by a value (a word, a number or a quoted string; not a verb form such
-//!   as "Created"; `from` or `of` after the key leads elsewhere: "labels from different
-//!   categories" states no label) that agrees with no backing call's value for that key. Comparison ignores
+//!   as "Created"; `from`, `of` or a conjunction after the key leads elsewhere: "labels from
+//!   different categories" states no label, "opening a branch and a PR" no branch) that agrees with no backing call's value for that key. Comparison ignores
 //!   case; numbers compare as numbers (`42.00` = `42`); an unquoted word agrees with a
 //!   multi-word value when the sentence continues with that value (`title: Fix flaky CI`); an
 //!   array agrees when one element does. Like is compared with like: a recorded number or
@@ -1488,7 +1493,7 @@ enum Filler {
     No,
     /// Passed over (`to`, `the`, `is`).
     Skip,
-    /// Leads elsewhere: no value follows (`from`, `of`).
+    /// Leads elsewhere: no value follows (`from`, `of`, `and`).
     Stop,
 }
 
@@ -1822,7 +1827,7 @@ impl<'t> Doc<'t> {
 
     /// What spelling `sp` is to the argument statements: the argument key its lowercase text
     /// is, and whether it is filler between a key and its value (a stopword other than a
-    /// numeral: `to`, `the`, `is`) or ends the search for one (`from`, `of`).
+    /// numeral: `to`, `the`, `is`) or ends the search for one (`from`, `of`, a conjunction).
     fn spelling_key_facts(&self, sp: usize, args: &Args<'_>) -> (Option<u32>, Filler) {
         let text = self.spellings.get(sp).map_or("", |s| s.text);
         // In lowercase as `lowercase_into` writes it, borrowed when it already is.
@@ -1836,8 +1841,9 @@ impl<'t> Doc<'t> {
         let lower = lower.as_ref();
         // No stopword holds a digit: a number is no filler. "from" and "of" lead to another
         // thing ("labels from different categories", "status of the issue"), not to the
-        // key's value.
-        let filler = if matches!(lower, "from" | "of") {
+        // key's value, and a conjunction joins the key to another noun ("opening a branch and
+        // a PR").
+        let filler = if matches!(lower, "from" | "of" | "and" | "or" | "nor" | "but") {
             Filler::Stop
         } else if !has_digit(lower) && is_stopword(lower) {
             Filler::Skip

@@ -223,6 +223,11 @@ const CHANGE_OF_STATE: &[&str] = &["change", "move", "transition"];
 /// agent ("Setting num_parts to 999 was rejected with an error").
 const REFUSALS: &[&str] = &["reject", "decline"];
 
+/// Answers to an attempt that, told bare (no doer, no object), report what the system did with
+/// it: "`INSERT` -> rejected", "num_parts +1 -> blocked (expected)". With an object they are
+/// the agent's own acts ("Blocked user @spam").
+const BARE_REFUSALS: &[&str] = &["reject", "decline", "block", "deny", "refuse"];
+
 /// Auxiliaries of a completed passive (`has been cancelled`, `was cancelled`).
 const BE_DONE: &[&str] = &["been", "was", "were", "got", "gotten", "be", "being"];
 
@@ -242,6 +247,7 @@ const ADVERBS: &[&str] = &[
     "later",
     "afterwards",
     "rather",
+    "straight",
     "just",
     "already",
     "now",
@@ -734,17 +740,20 @@ const F_STATUS_KEY: u64 = 1 << 49;
 const F_COPULA: u64 = 1 << 50;
 const F_WAY_NOUN: u64 = 1 << 51;
 const F_ONLY: u64 = 1 << 52;
+const F_INVERTS: u64 = 1 << 53;
 /// Words an object phrase passes over: stopwords, adverbs, particles, numbers.
 const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 
 /// Every word of the tables above with the flags its tables give it, so a word's facts take
 /// one lookup.
 static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
-    let tables: [(&[&str], u64); 37] = [
+    let tables: [(&[&str], u64); 39] = [
         (BOUNDARY, F_BOUNDARY),
         (&["that", "which", "who", "whom"], F_RELATIVE),
         (IRREALIS, F_IRREALIS),
         (MODALS, F_NEAR_IRREALIS),
+        (MODALS, F_INVERTS),
+        (&["were"], F_INVERTS),
         (NEAR_IRREALIS, F_NEAR_IRREALIS),
         (NEGATORS, F_NEGATOR),
         (AGENT, F_AGENT),
@@ -788,8 +797,9 @@ static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
             F_PLACE,
         ),
     ];
-    let singles: [(&str, u64); 14] = [
+    let singles: [(&str, u64); 15] = [
         ("being", F_BEING),
+        ("had", F_INVERTS),
         ("only", F_ONLY),
         ("to", F_TO),
         ("as", F_AS),
@@ -1115,11 +1125,13 @@ fn read_claim(
                 && j + 1 == li
                 && lexemes[j - 1].kind == Kind::Word
                 && info[j - 1].is(F_STATE_ADJECTIVE)
-                && opens_noun_phrase(lexemes, info, j - 1)
-                && word_at(lexemes, info, li + 1, sentence).is_some()
+                && ((opens_noun_phrase(lexemes, info, j - 1)
+                    && word_at(lexemes, info, li + 1, sentence).is_some())
+                    || next_in_clause(lexemes, info, li).is_none())
             {
-                // "every open and closed issue": joined to an adjective of state, the
-                // participle qualifies the noun after it, as the adjective does.
+                // "every open and closed issue", "all issues, both open and closed": joined to
+                // an adjective of state, the participle is a state as the adjective is, before
+                // its noun or ending its clause.
                 return None;
             }
             if subject.is_none() {
@@ -1169,6 +1181,12 @@ fn read_claim(
             }
             after_label = l.kind == Kind::Sep && subject.is_none() && j + 1 == li;
             background = l.kind == Kind::Word && w.is(F_BACKGROUND);
+            if background && subject.is_none() && !(be_done || be_now || perfect) {
+                // "it has no effect on `main` until merged", "when merged, it runs": a
+                // participle right after a word of time or reason, with no subject, is a
+                // reduced clause of when or whether, not a thing done.
+                return None;
+            }
             if subject.is_none() && l.kind == Kind::Word && w.is(F_RELATIVE) {
                 // "the order that was cancelled": a description.
                 return None;
@@ -1205,6 +1223,12 @@ fn read_claim(
             return None;
         }
         if subject.is_some() {
+            if w.is(F_INVERTS) && clause_start(lexemes, info, j) == j {
+                // "Had the recolor calls been accepted, I would have ...", "Should the PR be
+                // merged, ...": an auxiliary or a modal before its subject, opening the
+                // clause, asks or supposes; it tells nothing done.
+                return None;
+            }
             continue;
         }
         if w.is(F_AGENT) {
@@ -1525,7 +1549,7 @@ fn read_claim(
     }
     // "`INSERT` into `lego_themes` → rejected": a refusal told with no doer and no object is
     // the system's answer ("Rejected PR #5" is the agent's).
-    if REFUSALS.contains(&claim.base) && subject.is_none() && claim.object.is_empty() {
+    if BARE_REFUSALS.contains(&claim.base) && subject.is_none() && claim.object.is_empty() {
         return None;
     }
     // "sent with no body", "the bold update was sent with the block content wrapped in a
