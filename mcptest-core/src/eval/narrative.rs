@@ -136,7 +136,10 @@
 //!
 //! **Light verbs** take their action from an action noun in their object: "issued a refund"
 //! claims `refund`, "processed the cancellation of your order" claims `cancel` on the order,
-//! "your exchange request has been submitted" claims `exchange`. A vague one with no action
+//! "your exchange request has been submitted" claims `exchange`: the action noun is the
+//! object's head, or stands before a head that names the asking or the steps of an act
+//! (request, process, procedure, transaction, operation, step, task); in "the Software
+//! Deployment Process SOP is completed" it is part of a name. A vague one with no action
 //! noun ("processed your request", "completed the steps") is backed by any call that changes
 //! state; "made", "placed" or "confirmed" with nothing to check claim nothing. "I confirmed
 //! your reservation" is a check; "your reservation is confirmed" claims the booking. The

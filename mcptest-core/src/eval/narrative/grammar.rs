@@ -133,6 +133,23 @@ const CALL_PARTS: &[&str] = &[
     "header",
 ];
 
+/// Nouns that name the asking for an act or its steps: the action noun before one names the
+/// act ("your exchange request", "the migration task", "the refund transaction").
+const ACT_HEADS: &[&str] = &[
+    "request",
+    "requests",
+    "process",
+    "procedure",
+    "transaction",
+    "transactions",
+    "operation",
+    "operations",
+    "step",
+    "steps",
+    "task",
+    "tasks",
+];
+
 /// Nouns for a rule of reasoning: applying one is how the agent worked ("applied the criteria
 /// manually", "applied all business rules correctly"), not an act on stored state.
 const RULE_NOUNS: &[&str] = &[
@@ -741,19 +758,21 @@ const F_COPULA: u64 = 1 << 50;
 const F_WAY_NOUN: u64 = 1 << 51;
 const F_ONLY: u64 = 1 << 52;
 const F_INVERTS: u64 = 1 << 53;
+const F_ACT_HEAD: u64 = 1 << 54;
 /// Words an object phrase passes over: stopwords, adverbs, particles, numbers.
 const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 
 /// Every word of the tables above with the flags its tables give it, so a word's facts take
 /// one lookup.
 static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
-    let tables: [(&[&str], u64); 39] = [
+    let tables: [(&[&str], u64); 40] = [
         (BOUNDARY, F_BOUNDARY),
         (&["that", "which", "who", "whom"], F_RELATIVE),
         (IRREALIS, F_IRREALIS),
         (MODALS, F_NEAR_IRREALIS),
         (MODALS, F_INVERTS),
         (&["were"], F_INVERTS),
+        (ACT_HEADS, F_ACT_HEAD),
         (NEAR_IRREALIS, F_NEAR_IRREALIS),
         (NEGATORS, F_NEGATOR),
         (AGENT, F_AGENT),
@@ -1772,11 +1791,17 @@ fn finish(
         // "I confirmed your reservation": a check; only "X is confirmed" states completion.
         object = Span::default();
     } else if is_light_verb(base) {
-        // The head first, then any word of the phrase ("exchange request" names an exchange).
-        let action = ph
-            .get(object)
+        // The head first, then, when the head names the asking or the steps of an act, the
+        // words before it ("exchange request" names an exchange, "the migration task" a
+        // migration; "the Software Deployment Process SOP" names a document).
+        let words = ph.get(object);
+        let modifiers_name_it = words
+            .last()
+            .is_some_and(|&h| lexemes[h].kind == Kind::Word && info[h].is(F_ACT_HEAD));
+        let action = words
             .iter()
             .rev()
+            .take(if modifiers_name_it { words.len() } else { 1 })
             .find_map(|&o| action_noun_of(lexemes, info, o));
         match action {
             Some(action) => {
