@@ -52,8 +52,12 @@
 //!    Scans to Index Scans") tells that something changed, not what: like "processed", any
 //!    write backs it; so does a change that names nothing changed ("Changes made", "the updates
 //!    have been applied"). Sending the agent's own attempts or calls ("the first five attempts
-//!    were sent without a request body") or applying a rule of reasoning ("applied the
-//!    criteria manually") is how it worked, not a claim, and what a call or a
+//!    were sent without a request body") or applying a rule of reasoning or of a computation
+//!    ("applied the criteria manually", "Optimization Techniques Applied", "floor of 0
+//!    applied") is how it worked, not a claim, nor is what a call carries, sent with nothing
+//!    after the verb but a form of `be` ("the base64 content I sent was malformed"), nor a
+//!    report, summary, script or analysis generated (what a read puts out: "Final
+//!    verification report generated"), and what a call or a
 //!    statement gave back, or a call that returned, is no return of goods ("the script
 //!    returned an error", "returned 12 rows", "every append call returned successfully").
 //!    A passive of `write` followed by `as` and a quoted value tells how a thing is spelled
@@ -61,8 +65,9 @@
 //!    `send` ("the heading text was sent as `**Summary**`"). What is sent with or
 //!    without what a call carries (a body, payload, content, query, parameter) is the agent's
 //!    own call ("sent with no body"); a listing, a write or an operation that returned is a
-//!    call's answer; a refusal told with no doer and no object ("`INSERT` → rejected",
-//!    "num_parts +1 → blocked"; also `declined`, `denied`, `refused`) is the system's; a reference resolved to a value ("`main` resolved to `f348e76`") is no outcome;
+//!    call's answer; a refusal or an acceptance told with no doer and no object ("`INSERT` →
+//!    rejected", "num_parts +1 → blocked"; also `accepted`, `declined`, `denied`, `refused`) is
+//!    the system's; a reference resolved to a value ("`main` resolved to `f348e76`") is no outcome;
 //!    attempts made are the agent's calls ("three attempts were made"), and a way of working
 //!    changed ("changed approach") is no change of stored state. Inside brackets, a
 //!    participle with one noun and then `only`, or after a list item that opens with no verb,
@@ -70,12 +75,15 @@
 //!    "(created tables, added indexes)" claims. A participle after a
 //!    verb of a state kept (`stays`, `remains`, `keeps`, `becomes`) is that state ("so it stays
 //!    updated"), and one right after `state` or `status` that ends its clause is that field's
-//!    value ("#49: state closed -> open"; "Status updated to Done" still claims).
+//!    value ("#49: state closed -> open"; "Status updated to Done" still claims); a bare
+//!    participle listed in brackets beside an adjective of state is a value too ("by status
+//!    (new, reviewed, closed)"). A heading of one word labels its section ("### Changed").
 //! 3. Nothing before it in its clause **negates** it (`not`, `never`, `no`, `unable`,
 //!    `cannot`, `failed`, any `n't`; a clause opened by `nor`: "neither merged nor closed"; a
 //!    negation opening a listed subject: "No branches, files or PRs were created", "no branch,
 //!    commit or PR"; a negation before a list of participles: "not been updated, rebased or
-//!    merged")
+//!    merged"; a negated subject before a list of participles: "No items opened, closed or
+//!    commented on")
 //!    or makes it **unreal**: a condition (`if`, `unless`,
 //!    `once`, `whether`), a request or plan (`please`, `let`, `want`, `need`, `plan`, `try`),
 //!    a recommendation (`recommend`, `suggest`), or, between its subject and it, a modal
@@ -87,12 +95,15 @@
 //! 4. It is not a **modifier**: not right after a determiner, possessive or preposition ("the
 //!    cancelled flight", "policy for cancelled flights"); not a participle dated by what
 //!    follows ("Created on May 12", "was made within the last 24 hours", "closed Weds"); not
-//!    the value of a label ("Status: cancelled"); not a reduced relative ("the $280 paid by
+//!    the value of a label ("Status: cancelled"); not a passive whose subject is `what` ("match
+//!    what was linked there"); not a reduced relative ("the $280 paid by
 //!    card will be refunded", "with the refund applied", "the items scheduled after 6 PM");
 //!    not a participle before its noun ("14 closed issues"), also when joined to an adjective
 //!    of state that opens the noun's phrase ("every open and closed issue") or when so joined
 //!    it ends its clause ("all issues, both open and closed"); not a count
-//!    ("(172 blocked)", "200 migrated"); not under way ("new translations being added"; "you are being transferred"
+//!    ("(172 blocked)", "200 migrated"); not after `all` and before its noun ("pulled all
+//!    closed issues"; "I closed all issues" claims); not under way ("new translations being
+//!    added", "despite being highest paid"; "you are being transferred"
 //!    is the agent's own act); not a bare participle on a `key: value` line ("Status: Active
 //!    and properly configured"); not a `with` phrase and what `and` joins to it ("with all
 //!    data maintained and business rules properly applied"). `already` or `previously` after a
@@ -118,6 +129,10 @@
 //!    differently or extended"). A negation opening a subject joined by `or` holds ("No
 //!    inventory or FAQ entries were modified"), and a passive in a clause of reason is
 //!    background ("failed because they were sent with no query").
+//!
+//! A hyphenated past whose first part tells how the act was done is its last part:
+//! "squash-merged", "force-pushed", "re-created" claim; "half-written" and "well-documented"
+//! are states. The plural of an `-ing` form is a noun ("findings", "settings").
 //!
 //! The **object** is the noun phrase after the verb up to a preposition, a naming participle
 //! ("a block titled ...", "a page named ...") or the clause end, skipping determiners,
@@ -169,7 +184,9 @@
 //! `execute_sql`, `run_command`, `execute_action`, `API-patch-page`, not
 //! `API-create-a-comment`), the verbs written in their base form in its argument values
 //! (`CREATE TABLE`, `INSERT INTO`, `ALTER ... ADD CONSTRAINT`, `archive_project`; an inflected
-//! form such as `created_at` describes data); for a call that writes or whose name names no
+//! form such as `created_at` describes data, a verb after `_`, `-` or in camelCase is part of
+//! a name (`col_order`), and a verb in a comment or a single-quoted literal is prose or data:
+//! `-- check the salary before update`, `SELECT 'Tables created'`); for a call that writes or whose name names no
 //! verb (`kubectl_rollout`), an argument value that is one such verb alone (`"state": "closed"`
 //! closes, `"event": "APPROVE"` approves, `"subCommand": "restart"` restarts, and a flag set
 //! on, `"archived": true`, archives; a verb inside a sentence of text does not count). `issue`
@@ -185,7 +202,13 @@
 //! of it (a fast-forward: "merged develop into release" by `update_ref` on `heads/develop`).
 //! Activating or enabling a workflow (or other code that acts when it runs) is also backed by
 //! putting it in place: a merge, commit, push or created file. A row, record or entry closed is
-//! also backed by an update of it (its end date). A named thing transferred from
+//! also backed by an update of it (its end date), and one given a value (assigned, set,
+//! tagged, labelled, marked) by the insert or create that made it ("every record was assigned
+//! SupportRepId 3" by its `INSERT`). Deploying is also backed by creating or installing
+//! ("System components deployed" by `CREATE VIEW`), replacing by updating or creating
+//! ("replaced the prefixes" by `update_a_block`), and writing, saving, storing, exporting or
+//! logging something to a place also by an update of the place ("wrote the findings to four
+//! new tables"). A named thing transferred from
 //! one holder to another is also backed by an update of it ("10 tasks transferred to Bob" by
 //! `API-patch-page` setting each assignee; "transferred you to an agent" names no thing and
 //! needs the transfer). An update of a page or a
@@ -1712,6 +1735,8 @@ impl<'t> Doc<'t> {
                     || observed_line(text, &lexed.lexemes[s.first..s.last])
                     || t.trim_end().ends_with(['?', '\u{FF1F}'])
                     || t.trim_start().starts_with('|')
+                    // "### Changed": a heading of one word labels the section below it.
+                    || (t.trim_start().starts_with('#') && s.last - s.first == 1)
             })
             .collect();
         let mut in_text = vec![false; vocab.words.len()];

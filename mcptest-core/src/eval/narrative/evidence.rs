@@ -108,7 +108,9 @@ pub(super) struct PieceFacts {
     /// `create` or `add`: with an action noun at the end of the name, it does that action
     /// (`create_refund` refunds, `create_relations` links).
     maker: bool,
-    /// Written in its base form (`create`, not `created`).
+    /// Written in its base form (`create`, not `created`) and, in an argument value, first in
+    /// its identifier: a command (`CREATE TABLE`, `archive_project`), not a part of a name
+    /// (`col_order` names a column, not an order).
     base_form: bool,
     /// A light verb tool names mostly use as a noun: `issue`, `process`.
     noun_first: bool,
@@ -168,6 +170,8 @@ pub(super) struct Pieces<'a> {
     /// Reused buffers of `CallEvidence::read_values`.
     scratch: Vec<PieceFacts>,
     values: Vec<&'a Value>,
+    /// The comments and quoted literals of the statement being split ([`prose_spans`]).
+    prose: Vec<(usize, usize)>,
 }
 
 impl<'a> Pieces<'a> {
@@ -278,15 +282,25 @@ impl<'a> Pieces<'a> {
     /// `out`: a number or an identifier (a piece with a digit) that the vocabulary does not
     /// hold is skipped (no claim asks for it, and it has no kin), not added to it. Returns the
     /// state-changing verb the value is, when it is a status ([`status_piece`]).
+    /// With `code`, the value is a statement an executor runs: a verb in one of its comments
+    /// or quoted literals is prose or data, not a command (`-- check the salary before
+    /// update`, `SELECT 'Tables created'`).
     fn split_value(
         &mut self,
         text: &'a str,
+        code: bool,
         vocab: &mut Vocab<'a>,
         out: &mut Vec<PieceFacts>,
     ) -> Option<u32> {
         let mut spans = std::mem::take(&mut self.spans);
         spans.clear();
         name_pieces(text, &mut spans);
+        let mut prose = std::mem::take(&mut self.prose);
+        prose.clear();
+        if code {
+            prose_spans(text, &mut prose);
+        }
+        let mut next_prose = 0;
         let status = status_piece(text, &spans).is_some();
         let first = out.len();
         for &(a, b) in &spans {
@@ -297,9 +311,21 @@ impl<'a> Pieces<'a> {
                 }
                 continue;
             }
-            out.push(self.facts(raw, vocab));
+            let mut facts = self.facts(raw, vocab);
+            // Joined to the piece before it by `_`, `-` or a capital, it is part of a name.
+            facts.base_form &= !text[..a]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c == '_' || c == '-' || c.is_alphanumeric());
+            // Spans and prose both run in text order: one walk finds the prose around a piece.
+            while prose.get(next_prose).is_some_and(|&(_, end)| end <= a) {
+                next_prose += 1;
+            }
+            facts.base_form &= prose.get(next_prose).is_none_or(|&(start, _)| start > a);
+            out.push(facts);
         }
         self.spans = spans;
+        self.prose = prose;
         // A status's one piece has no digit: it was read as a word, the last pushed.
         out.get(first)
             .filter(|_| status)
@@ -717,10 +743,11 @@ impl CallEvidence {
             other => stack.push(other),
         }
         let mut status_verbs = Vec::new();
+        let code = self.executor;
         let mut add = |text: &'a str, budget: &mut usize, ps: &mut Vec<PieceFacts>| {
             let text = clip(text, *budget);
             *budget -= text.len();
-            pieces.split_value(text, vocab, ps)
+            pieces.split_value(text, code, vocab, ps)
         };
         while let Some(v) = stack.pop() {
             if budget == 0 {
@@ -790,6 +817,48 @@ impl CallEvidence {
         pieces.scratch = ps;
         pieces.values = stack;
     }
+}
+
+/// The byte spans of a statement's comments (`-- ...` to the line's end, `/* ... */`) and
+/// single-quoted literals (`'...'`, `''` inside one), in text order, appended to `out`. An
+/// unclosed one runs to the end. Dollar-quoted bodies (`$$ ... $$`) are code and are read
+/// through.
+fn prose_spans(text: &str, out: &mut Vec<(usize, usize)>) {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let end = match bytes[i] {
+            b'-' if bytes.get(i + 1) == Some(&b'-') => memchr_from(bytes, i + 2, b'\n'),
+            b'/' if bytes.get(i + 1) == Some(&b'*') => text[i + 2..]
+                .find("*/")
+                .map_or(bytes.len(), |k| i + 2 + k + 2),
+            b'\'' => {
+                let mut k = i + 1;
+                loop {
+                    k = memchr_from(bytes, k, b'\'');
+                    if bytes.get(k + 1) == Some(&b'\'') {
+                        k += 2;
+                        continue;
+                    }
+                    break (k + 1).min(bytes.len());
+                }
+            }
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        out.push((i, end));
+        i = end;
+    }
+}
+
+/// The index of the first `b` in `bytes` at or after `from`, or the length.
+fn memchr_from(bytes: &[u8], from: usize, b: u8) -> usize {
+    bytes
+        .get(from..)
+        .and_then(|rest| rest.iter().position(|&x| x == b))
+        .map_or(bytes.len(), |k| from + k)
 }
 
 /// True when `text` is written as a JSON object (its first non-space character is `{`).
@@ -1007,6 +1076,31 @@ pub(super) fn value_words(v: &Value) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn prose(text: &str) -> Vec<&str> {
+        let mut spans = Vec::new();
+        prose_spans(text, &mut spans);
+        spans.into_iter().map(|(a, b)| &text[a..b]).collect()
+    }
+
+    #[test]
+    fn a_statement_s_comments_and_literals_are_prose() {
+        assert_eq!(
+            prose("-- check before update\nSELECT 'it''s done', x FROM t /* create */ WHERE y"),
+            ["-- check before update", "'it''s done'", "/* create */"]
+        );
+        // Dollar-quoted bodies are code; their own literals are still prose.
+        assert_eq!(
+            prose("CREATE FUNCTION f() AS $$ BEGIN UPDATE t SET a = 'x'; END $$"),
+            ["'x'"]
+        );
+        // Unclosed ones run to the end; nothing is read twice.
+        assert_eq!(prose("SELECT 'open"), ["'open"]);
+        assert_eq!(prose("SELECT 1 -- tail"), ["-- tail"]);
+        assert_eq!(prose("a /* b"), ["/* b"]);
+        assert!(prose("UPDATE t SET a = 1").is_empty());
+        assert!(prose("").is_empty());
+    }
 
     #[test]
     fn a_json_body_carries_new_things_under_its_own_keys_only() {

@@ -131,23 +131,29 @@ const CALL_PARTS: &[&str] = &[
     "parameter",
     "argument",
     "header",
+    // What a block or a record is written with ("column sent without children").
+    "children",
+    "properties",
+    "data",
 ];
 
 /// Nouns that name the asking for an act or its steps: the action noun before one names the
 /// act ("your exchange request", "the migration task", "the refund transaction").
 const ACT_HEADS: &[&str] = &[
     "request",
-    "requests",
     "process",
     "procedure",
     "transaction",
-    "transactions",
     "operation",
-    "operations",
     "step",
-    "steps",
     "task",
-    "tasks",
+];
+
+/// First parts of a hyphenated past that tell how the act was done ("squash-merged",
+/// "force-pushed", "re-created", "bulk-updated").
+const COMPOUND_MANNERS: &[&str] = &[
+    "re", "pre", "squash", "force", "soft", "hard", "bulk", "batch", "mass", "fast", "double",
+    "back", "cherry", "hot", "auto",
 ];
 
 /// Nouns for a rule of reasoning: applying one is how the agent worked ("applied the criteria
@@ -162,11 +168,38 @@ const RULE_NOUNS: &[&str] = &[
     "heuristic",
     "convention",
     "practice",
+    "technique",
+    // Rules of a computation ("floor of 0 applied", "applied a 0.8 multiplier").
+    "floor",
+    "cap",
+    "ceiling",
+    "threshold",
+    "multiplier",
+    "factor",
+    "weighting",
+    "formula",
 ];
 
 /// Nouns for a way of working: changing one is how the agent worked ("then I changed approach
 /// and split the data into five inserts"), not a change of stored state.
 const WAY_NOUNS: &[&str] = &["approach", "strategy", "tactic", "method", "tack"];
+
+/// Nouns for what a query or a read puts out for the reader: generating one is reading
+/// ("Final verification report generated", "generated a remediation script as query output"),
+/// not storing anything.
+const OUTPUT_NOUNS: &[&str] = &[
+    "report",
+    "summary",
+    "overview",
+    "script",
+    "analysis",
+    "breakdown",
+    "listing",
+    "statistic",
+    "insight",
+    "chart",
+    "recap",
+];
 
 /// Nouns for what a call or a statement gives back ("the query returned 12 rows", "returned an
 /// error").
@@ -236,14 +269,15 @@ const RESULT_ADJECTIVES: &[&str] = &[
 /// ..."), not an act on something.
 const CHANGE_OF_STATE: &[&str] = &["change", "move", "transition"];
 
-/// Verbs of refusal: in the passive they report an answer to an attempt, not an act of the
-/// agent ("Setting num_parts to 999 was rejected with an error").
-const REFUSALS: &[&str] = &["reject", "decline"];
+/// Verbs of refusal or acceptance: in the passive they report an answer to an attempt, not an
+/// act of the agent ("Setting num_parts to 999 was rejected with an error", "setting it to 4
+/// was accepted", "the invalid transfer was blocked").
+const REFUSALS: &[&str] = &["reject", "decline", "accept", "block"];
 
 /// Answers to an attempt that, told bare (no doer, no object), report what the system did with
 /// it: "`INSERT` -> rejected", "num_parts +1 -> blocked (expected)". With an object they are
 /// the agent's own acts ("Blocked user @spam").
-const BARE_REFUSALS: &[&str] = &["reject", "decline", "block", "deny", "refuse"];
+const BARE_REFUSALS: &[&str] = &["reject", "decline", "accept", "block", "deny", "refuse"];
 
 /// Auxiliaries of a completed passive (`has been cancelled`, `was cancelled`).
 const BE_DONE: &[&str] = &["been", "was", "were", "got", "gotten", "be", "being"];
@@ -265,6 +299,14 @@ const ADVERBS: &[&str] = &[
     "afterwards",
     "rather",
     "straight",
+    // Degrees before a participle ("despite being highest paid", "the most used").
+    "highest",
+    "lowest",
+    "best",
+    "worst",
+    "most",
+    "least",
+    "well",
     "just",
     "already",
     "now",
@@ -759,13 +801,15 @@ const F_WAY_NOUN: u64 = 1 << 51;
 const F_ONLY: u64 = 1 << 52;
 const F_INVERTS: u64 = 1 << 53;
 const F_ACT_HEAD: u64 = 1 << 54;
+const F_OUTPUT_NOUN: u64 = 1 << 55;
+const F_ALL: u64 = 1 << 56;
 /// Words an object phrase passes over: stopwords, adverbs, particles, numbers.
 const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 
 /// Every word of the tables above with the flags its tables give it, so a word's facts take
 /// one lookup.
 static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
-    let tables: [(&[&str], u64); 40] = [
+    let tables: [(&[&str], u64); 41] = [
         (BOUNDARY, F_BOUNDARY),
         (&["that", "which", "who", "whom"], F_RELATIVE),
         (IRREALIS, F_IRREALIS),
@@ -773,6 +817,7 @@ static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
         (MODALS, F_INVERTS),
         (&["were"], F_INVERTS),
         (ACT_HEADS, F_ACT_HEAD),
+        (OUTPUT_NOUNS, F_OUTPUT_NOUN),
         (NEAR_IRREALIS, F_NEAR_IRREALIS),
         (NEGATORS, F_NEGATOR),
         (AGENT, F_AGENT),
@@ -816,9 +861,10 @@ static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
             F_PLACE,
         ),
     ];
-    let singles: [(&str, u64); 15] = [
+    let singles: [(&str, u64); 16] = [
         ("being", F_BEING),
         ("had", F_INVERTS),
+        ("all", F_ALL),
         ("only", F_ONLY),
         ("to", F_TO),
         ("as", F_AS),
@@ -857,6 +903,13 @@ impl WordInfo {
             is_numeral(lower)
         };
         let verb = if plain { verb_form(lower) } else { None };
+        // "squash-merged", "force-pushed", "re-created": a past compound whose first part says
+        // how it was done is its last part ("half-written", "well-documented" are states).
+        let compound = || {
+            let (how, last) = lower.rsplit_once('-')?;
+            let how_done = COMPOUND_MANNERS.contains(&how);
+            verb_form(last).filter(|v| plain && how_done && v.form == Form::Past)
+        };
         let listed = |w: &str| {
             if plain {
                 WORD_FLAGS.get(w).copied().unwrap_or(0)
@@ -895,7 +948,14 @@ impl WordInfo {
         // Nouns are listed in their normal form: "changes", "attempts" and "rows" are read as
         // it.
         f |= listed(norm)
-            & (F_GENERIC | F_CALL_NOUN | F_RESULT_NOUN | F_RULE_NOUN | F_WAY_NOUN | F_CALL_PART);
+            & (F_GENERIC
+                | F_CALL_NOUN
+                | F_RESULT_NOUN
+                | F_RULE_NOUN
+                | F_WAY_NOUN
+                | F_CALL_PART
+                | F_OUTPUT_NOUN
+                | F_ACT_HEAD);
         set(&mut f, stop, F_STOP);
         set(&mut f, is_numeral(lower.trim_start_matches('$')), F_NUMBER);
         set(
@@ -914,7 +974,7 @@ impl WordInfo {
             F_CAPITAL,
         );
         WordInfo {
-            verb: if one_piece { verb } else { None },
+            verb: if one_piece { verb } else { compound() },
             action: if plain {
                 action_noun(lower).or_else(|| action_noun(norm))
             } else {
@@ -1120,6 +1180,17 @@ fn read_claim(
         {
             return None;
         }
+        // "Pulled all closed issues": `all` before a participle and its noun is a determiner.
+        if pl.kind == Kind::Word
+            && pw.is(F_ALL)
+            && !perfect_adverb(lexemes, info, p)
+            && word_at(lexemes, info, li + 1, sentence).is_some_and(|w| {
+                !w.is(F_STOP | F_DETERMINER | F_NUMBER | F_PREPOSITION | F_PRONOUN | F_ADVERB)
+                    && w.verb.is_none()
+            })
+        {
+            return None;
+        }
     }
 
     // Rules 3 and 5: read back to the clause start.
@@ -1192,6 +1263,19 @@ fn read_claim(
                 j = open;
                 continue;
             }
+        }
+        if subject.is_none()
+            && !(be_done || be_now || perfect)
+            && is_list_comma(lexemes, j)
+            && j >= floor + 2
+            && lexemes[j - 1].kind == Kind::Word
+            && info[j - 1].is(F_ED)
+            && (j + 1..li).all(|x| lexemes[x].kind == Kind::Word && info[x].is(F_ADVERB))
+        {
+            // "No items opened, closed or commented on": a participle listed after another
+            // shares its subject and whatever negated it; read on past it.
+            j -= 1;
+            continue;
         }
         if is_boundary(l, w) {
             if l.kind == Kind::Word && w.is(F_NEGATOR) {
@@ -1284,6 +1368,13 @@ fn read_claim(
         subject = Some(j);
     }
 
+    // "the percentages match what was linked there": a passive whose subject is `what` is a
+    // free relative, a description.
+    if (be_done || be_now)
+        && subject.is_some_and(|s| lexemes[s].kind == Kind::Word && info[s].is(F_WHAT))
+    {
+        return None;
+    }
     // What follows the verb in its clause.
     let next = next_in_clause(lexemes, info, li);
     let object_follows = next.is_some_and(|n| starts_object(&lexemes[n], &info[n]));
@@ -1293,6 +1384,11 @@ fn read_claim(
         && aside_open(lexemes, li, 0).is_some()
         && aside_noun_item(lexemes, info, li)
     {
+        return None;
+    }
+    // "by status (new, reviewed, closed)": a bare participle listed in brackets beside an
+    // adjective of state is one of a field's values.
+    if subject.is_none() && value_list_item(lexemes, info, li) {
         return None;
     }
     // "#49: state closed -> open": a participle right after `state` or `status`, with nothing
@@ -1552,9 +1648,21 @@ fn read_claim(
         // "Every append call returned successfully": a call returns what it gives back.
         "return" => F_RESULT_NOUN | F_CALL_NOUN,
         // "three attempts were made": the agent's own calls, made.
+        // "the base64 content I sent was malformed": what a call carries, sent with nothing
+        // after the verb but a form of `be`, is the agent's call ("sent the new content to the
+        // page" still claims).
+        "send"
+            if next_in_clause(lexemes, info, li).is_none_or(|n| {
+                lexemes[n].kind == Kind::Word && info[n].is(F_BE_DONE | F_BE_NOW)
+            }) =>
+        {
+            F_CALL_NOUN | F_CALL_PART
+        }
         "send" | "submit" | "post" | "make" => F_CALL_NOUN,
         "apply" => F_RULE_NOUN | F_WAY_NOUN,
         "change" | "switch" => F_WAY_NOUN,
+        // "Final verification report generated": what a read puts out.
+        "generate" | "produce" => F_OUTPUT_NOUN,
         _ => 0,
     };
     // The head as read, before a generic head ("request") is dropped.
@@ -1708,6 +1816,35 @@ fn aside_noun_item(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> bool {
     // verb ("customers analysed, paid rentals"). In "(created tables, added indexes)" the items
     // are acts.
     only || (item_ends && noun_item_before(lexemes, info, li))
+}
+
+/// True when the word at `li` is a whole item of a list in brackets ("(new, reviewed, closed)")
+/// and another item of that list is an adjective of state alone: a list of a field's values.
+fn value_list_item(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> bool {
+    let Some(open) = aside_open(lexemes, li, li.saturating_sub(REACH)) else {
+        return false;
+    };
+    let sentence = lexemes[li].sentence;
+    let is_break = |k: usize| matches!(lexemes[k].kind, Kind::Clause | Kind::Open | Kind::Close);
+    let alone = |k: usize| {
+        k > 0
+            && is_break(k - 1)
+            && lexemes.get(k + 1).is_some_and(|n| n.sentence == sentence)
+            && is_break(k + 1)
+    };
+    if !alone(li) {
+        return false;
+    }
+    let mut k = open + 1;
+    while k < lexemes.len() && k - open <= REACH && lexemes[k].sentence == sentence {
+        match lexemes[k].kind {
+            Kind::Close => return false,
+            Kind::Word if k != li && info[k].is(F_STATE_ADJECTIVE) && alone(k) => return true,
+            _ => {}
+        }
+        k += 1;
+    }
+    false
 }
 
 /// True when the item of an aside's list that ends right before the break at `li - 1` opens

@@ -414,10 +414,11 @@ const RIGHT_NOUNS: &[&str] = &["access", "permission", "privilege", "right"];
 
 /// Verbs that add to or take from something: "added two bags to the reservation" is also an
 /// update of the reservation, so an update of the target backs it. Linking or tagging one thing
-/// to another is an update of it too ("linked the pull request to issue #27").
+/// to another is an update of it too ("linked the pull request to issue #27"), and writing
+/// something to a place writes the place ("wrote the findings to four new tables").
 const INTO_VERBS: &[&str] = &[
     "add", "insert", "append", "attach", "remove", "delete", "drop", "detach", "apply", "refuel",
-    "link", "tag", "unlink",
+    "link", "tag", "unlink", "write", "save", "store", "export", "log",
 ];
 
 /// Inflected form -> base, for common read and run verbs. They never make a claim; they only
@@ -1050,10 +1051,16 @@ pub(super) fn foreign_name_verb(word: &str) -> Option<&'static str> {
 /// Verbs a claim of `base` is also backed by, beyond its class, where the backing goes one way
 /// only: migrating data or a schema writes it where it now lives ("the migration has been
 /// completed" by `INSERT INTO customer ...`), while a migration call does not back every
-/// insert.
+/// insert; deploying something creates it where it runs.
 pub(super) fn one_way_class(base: &str) -> &'static [&'static str] {
     match base {
         "migrate" => &["insert", "import", "create", "alter", "update"],
+        // Replacing stored things writes the new ones over them: "earlier versions were
+        // replaced" by `DROP TABLE ...; CREATE TABLE ...`, "replaced the prefixes" by
+        // `update_a_block`.
+        "replace" => &["update", "create", "overwrite"],
+        // Deploying puts a thing in place: "System components deployed" by `CREATE VIEW ...`.
+        "deploy" => &["create", "install"],
         _ => &[],
     }
 }
@@ -1112,7 +1119,8 @@ const BRANCH_NOUNS: &[&str] = &["branch", "ref", "head"];
 /// place ("the deployment workflow has been activated" by merging the pull request that adds
 /// it), and a thing transferred from one holder to another is changed itself ("10 tasks
 /// transferred to Bob" by updating each task's assignee). `update` stands for the whole update
-/// class. A row, record or entry closed is closed by an update of it (its end date or state).
+/// class. A row, record or entry closed is closed by an update of it (its end date or state);
+/// one given a value may have been given it as it was made.
 pub(super) fn object_class<'w>(
     base: &str,
     mut object: impl Iterator<Item = &'w str>,
@@ -1127,6 +1135,13 @@ pub(super) fn object_class<'w>(
         // A row or record is closed by setting its end ("the salary row was closed with
         // `to_date = '2024-01-31'`").
         "close" if object.any(is_part_noun) => &["update"],
+        // A value given to new rows or entries is given as they are made ("every record was
+        // assigned SupportRepId 3" by the `INSERT` that made them).
+        "assign" | "set" | "tag" | "label" | "mark" | "categorize" | "flag"
+            if object.any(is_part_noun) =>
+        {
+            &["insert", "create", "add", "post"]
+        }
         _ => &[],
     }
 }
@@ -1162,6 +1177,10 @@ pub(super) fn normalize(lower: &str) -> Cow<'_, str> {
         return Cow::Borrowed(b);
     }
     let one = singular(lower);
+    // The plural of an `-ing` form is a noun: "findings", "settings", "mappings".
+    if lower.ends_with("ings") {
+        return one;
+    }
     match verb_base(&one) {
         Some(b) => Cow::Borrowed(b),
         None => one,
@@ -1216,7 +1235,9 @@ mod tests {
             ("canceled", "cancel"),
             ("set", "set"),
             ("setting", "set"),
-            ("settings", "set"),
+            // The plural of an `-ing` form is a noun.
+            ("settings", "setting"),
+            ("findings", "finding"),
         ] {
             assert_eq!(normalize(form), base, "{form}");
         }
