@@ -58,8 +58,9 @@
 //!    after the verb but a form of `be` ("the base64 content I sent was malformed"), nor a
 //!    report, summary, script or analysis generated (what a read puts out: "Final
 //!    verification report generated"), and what a call or a
-//!    statement gave back, or a call that returned, is no return of goods ("the script
-//!    returned an error", "returned 12 rows", "every append call returned successfully").
+//!    statement gave back, or a call that returned (named as a call or by its action), is no
+//!    return of goods ("the script returned an error", "returned 12 rows", "every append call
+//!    returned successfully", "all five creations returned without error").
 //!    A passive of `write` followed by `as` and a quoted value tells how a thing is spelled
 //!    ("the trigger key was written as "5pull_request""), not a write; so is a passive of
 //!    `send` ("the heading text was sent as `**Summary**`"). What is sent with or
@@ -96,7 +97,8 @@
 //!    cancelled flight", "policy for cancelled flights"); not a participle dated by what
 //!    follows ("Created on May 12", "was made within the last 24 hours", "closed Weds"); not
 //!    the value of a label ("Status: cancelled"); not a passive whose subject is `what` ("match
-//!    what was linked there"); not a reduced relative ("the $280 paid by
+//!    what was linked there"), nor a clause that `what` opens before another subject ("what each
+//!    step sent"); not after `vs` ("total vs migrated"); not a reduced relative ("the $280 paid by
 //!    card will be refunded", "with the refund applied", "the items scheduled after 6 PM");
 //!    not a participle before its noun ("14 closed issues"), also when joined to an adjective
 //!    of state that opens the noun's phrase ("every open and closed issue") or when so joined

@@ -299,6 +299,8 @@ const ADVERBS: &[&str] = &[
     "afterwards",
     "rather",
     "straight",
+    // "placed right after the Projects database".
+    "right",
     // Degrees before a participle ("despite being highest paid", "the most used").
     "highest",
     "lowest",
@@ -505,6 +507,8 @@ const PREPOSITIONS: &[&str] = &[
     "except",
     "like",
     "than",
+    "vs",
+    "versus",
     // "(Successfully created above)": where in the text, not what.
     "above",
     "below",
@@ -1645,7 +1649,16 @@ fn read_claim(
     // sent ("the first five attempts were sent without a body"), and a rule of reasoning,
     // applied ("applied the criteria manually").
     let describes = match claim.base {
-        // "Every append call returned successfully": a call returns what it gives back.
+        // "Every append call returned successfully", "all five creations returned without
+        // error": a call, named as a call or by its action, returns what it gives back.
+        "return"
+            if claim
+                .head
+                .or(head)
+                .is_some_and(|h| lexemes[h].kind == Kind::Word && info[h].action.is_some()) =>
+        {
+            return None;
+        }
         "return" => F_RESULT_NOUN | F_CALL_NOUN,
         // "three attempts were made": the agent's own calls, made.
         // "the base64 content I sent was malformed": what a call carries, sent with nothing
@@ -1708,6 +1721,16 @@ fn read_claim(
     // A light verb that names no action and no object claims nothing checkable ("made").
     if is_light_verb(claim.base) && !claim.vague && claim.object.is_empty() {
         return None;
+    }
+    // "Here's what each step sent": with another subject, a clause opened by `what` describes.
+    if let Some(s) = subject.filter(|_| !agent_subject) {
+        let mut k = s;
+        while k > 0 && s - k < 3 && same(k - 1) && lexemes[k - 1].kind == Kind::Word {
+            k -= 1;
+            if info[k].is(F_WHAT) {
+                return None;
+            }
+        }
     }
     // "Here's what I changed", "What we updated": the things done are named elsewhere (the
     // list that follows); the clause only says that something changed.
