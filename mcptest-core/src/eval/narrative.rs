@@ -208,7 +208,8 @@
 //! tagged, labelled, marked) by the insert or create that made it ("every record was assigned
 //! SupportRepId 3" by its `INSERT`). Deploying is also backed by creating or installing
 //! ("System components deployed" by `CREATE VIEW`), replacing by updating or creating
-//! ("replaced the prefixes" by `update_a_block`), and writing, saving, storing, exporting or
+//! ("replaced the prefixes" by `update_a_block`), swapping by updating ("completed the task
+//! swap" by `API-patch-page`), and writing, saving, storing, exporting or
 //! logging something to a place also by an update of the place ("wrote the findings to four
 //! new tables"). A named thing transferred from
 //! one holder to another is also backed by an update of it ("10 tasks transferred to Bob" by

@@ -190,6 +190,7 @@ const ACTION_NOUNS: &[(&str, &str)] = &[
     ("refund", "refund"),
     ("return", "return"),
     ("exchange", "exchange"),
+    ("swap", "swap"),
     ("transfer", "transfer"),
     ("cancellation", "cancel"),
     ("cancelation", "cancel"),
@@ -1059,6 +1060,9 @@ pub(super) fn one_way_class(base: &str) -> &'static [&'static str] {
         // replaced" by `DROP TABLE ...; CREATE TABLE ...`, "replaced the prefixes" by
         // `update_a_block`.
         "replace" => &["update", "create", "overwrite"],
+        // Swapping things between holders changes each ("completed the task swap" by
+        // `API-patch-page` setting each assignee).
+        "swap" => &["update", "patch", "modify", "edit"],
         // Deploying puts a thing in place: "System components deployed" by `CREATE VIEW ...`.
         "deploy" => &["create", "install"],
         _ => &[],
