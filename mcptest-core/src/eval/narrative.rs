@@ -765,8 +765,9 @@ pub fn check_narrative_with(
 
     // Distinct tool names: their facts and whether the text mentions them.
     let mut name_ix: HashMap<Text<'_>, usize> = with_capacity(calls.len());
-    let mut names: Vec<NameInfo> = Vec::new();
-    let mut facts: Vec<NameFacts> = Vec::new();
+    // At most one per call; sized so they do not grow (and move) name by name.
+    let mut names: Vec<NameInfo> = Vec::with_capacity(calls.len());
+    let mut facts: Vec<NameFacts> = Vec::with_capacity(calls.len());
     let mut call_name = Vec::with_capacity(calls.len());
     let mut call_pieces = Pieces::with_capacity(calls.len() * 2);
     let mut arena = Arena::with_capacity(calls.len() * 16);
@@ -831,11 +832,15 @@ pub fn check_narrative_with(
         }
         classes.insert(claim.verb, class);
     }
-    // Each claim's object words, with the other words tools name those things by.
-    let objects: Vec<Vec<u32>> = claims
+    // Each claim's object words, with the other words tools name those things by: one buffer,
+    // a range per claim.
+    let mut object_words: Vec<u32> = Vec::with_capacity(claims.len() * 4);
+    let object_ranges: Vec<(usize, usize)> = claims
         .iter()
         .map(|claim| {
-            let mut words = claim.object.clone();
+            let first = object_words.len();
+            let words = &mut object_words;
+            words.extend_from_slice(&claim.object);
             if !claim.object.is_empty() {
                 let extra = lexicon::action_synonyms(vocab.word(claim.verb));
                 words.extend(extra.iter().map(|w| vocab.intern_borrowed(w)));
@@ -857,7 +862,7 @@ pub fn check_narrative_with(
                         .filter(|&w| w != o),
                 );
             }
-            words
+            (first, words.len())
         })
         .collect();
     // Some claims are also backed by other verbs, by what their object is
@@ -891,9 +896,9 @@ pub fn check_narrative_with(
         .collect();
     let queries: Vec<Query<'_>> = claims
         .iter()
-        .zip(&objects)
+        .zip(&object_ranges)
         .zip(&own_class)
-        .map(|((claim, object), own)| Query {
+        .map(|((claim, &(from, to)), own)| Query {
             class: own
                 .as_deref()
                 .or_else(|| classes.get(&claim.verb).map(Vec::as_slice))
@@ -903,7 +908,7 @@ pub fn check_narrative_with(
             object: if claim.verb_alone(&vocab) {
                 &[]
             } else {
-                object
+                &object_words[from..to]
             },
             target: &claim.target,
             vague: claim.vague,
@@ -1010,7 +1015,7 @@ pub fn check_narrative_with(
             if m.is_empty() {
                 continue;
             }
-            for occ in &claim.occurrences {
+            for occ in std::iter::once(&claim.first).chain(&claim.more) {
                 let sentence = said[occ.sentence].get_or_insert_with(|| {
                     let s = doc.lexed.sentences[occ.sentence];
                     let mut out = Vec::new();
@@ -1585,8 +1590,10 @@ struct Claim {
     loose: bool,
     /// The object names its members in a list after a colon.
     listed: bool,
+    /// Where it is first told, and where it is told again (most claims are told once: no
+    /// allocation for them).
     first: Occurrence,
-    occurrences: Vec<Occurrence>,
+    more: Vec<Occurrence>,
 }
 
 impl Claim {
@@ -1802,7 +1809,7 @@ impl<'t> Doc<'t> {
             &self.no_claims,
             &mut phrases,
         );
-        let mut out: Vec<Claim> = Vec::new();
+        let mut out: Vec<Claim> = Vec::with_capacity(raw.len());
         let mut by_stem: HashMap<(u32, Option<u32>, bool), usize> = HashMap::default();
         for r in raw {
             let verb = vocab.intern(r.base);
@@ -1813,7 +1820,7 @@ impl<'t> Doc<'t> {
                 end: r.end,
             };
             match by_stem.get(&(verb, head, r.vague)) {
-                Some(&c) => out[c].occurrences.push(occ),
+                Some(&c) => out[c].more.push(occ),
                 None => {
                     by_stem.insert((verb, head, r.vague), out.len());
                     // A part named by the narrative's own word, or a title (in capitals, as
@@ -1838,7 +1845,7 @@ impl<'t> Doc<'t> {
                         loose,
                         listed: r.listed,
                         first: occ,
-                        occurrences: vec![occ],
+                        more: Vec::new(),
                     });
                 }
             }

@@ -1066,7 +1066,9 @@ pub(super) fn claims(
     skip_sentence: &[bool],
     ph: &mut Phrases,
 ) -> Vec<RawClaim> {
-    let mut out = Vec::new();
+    // About one claim per sentence at most, in the texts we measured: room enough that a long
+    // text does not move its claims as they grow.
+    let mut out = Vec::with_capacity(lexemes.last().map_or(0, |l| l.sentence()) + 1);
     for (li, l) in lexemes.iter().enumerate() {
         let Some(verb) = info[li].verb else { continue };
         if l.kind != Kind::Word
