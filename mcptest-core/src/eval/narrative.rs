@@ -1810,7 +1810,7 @@ impl<'t> Doc<'t> {
             &mut phrases,
         );
         let mut out: Vec<Claim> = Vec::with_capacity(raw.len());
-        let mut by_stem: HashMap<(u32, Option<u32>, bool), usize> = HashMap::default();
+        let mut by_stem: HashMap<(u32, Option<u32>, bool), usize> = with_capacity(raw.len());
         for r in raw {
             let verb = vocab.intern(r.base);
             let head = r.head.and_then(|li| self.lex_tokens(li).last()).copied();

@@ -9,7 +9,7 @@ use super::lexicon::{
 };
 use super::tokenize::{clip, name_pieces};
 use super::{Vocab, lowered};
-use crate::fasthash::{HashMap, Text, same_bytes};
+use crate::fasthash::{HashMap, Text, same_bytes, short_key};
 use crate::trace::ToolCall;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -159,6 +159,9 @@ impl PieceFacts {
 #[derive(Default)]
 pub(super) struct Pieces<'a> {
     facts: HashMap<Text<'a>, PieceFacts>,
+    /// The facts of short pieces (eight bytes or fewer), by their bytes read as one number,
+    /// in a small direct-mapped table ahead of `facts`: most pieces are short and repeat.
+    short: Vec<(u64, u32, PieceFacts)>,
     spans: Vec<(usize, usize)>,
     /// Argument keys already split: their range in `key_facts`, and their number in order
     /// of first appearance.
@@ -192,15 +195,32 @@ impl<'a> Pieces<'a> {
             let id = self.held_id(raw, vocab).unwrap_or_else(|| vocab.unknown());
             return PieceFacts::plain(id, raw);
         }
-        let slot = match self.facts.entry(Text(raw)) {
-            std::collections::hash_map::Entry::Occupied(e) => return *e.get(),
-            std::collections::hash_map::Entry::Vacant(e) => e,
+        let short = short_key(raw.as_bytes()).map(|(word, len)| {
+            let h = (word ^ u64::from(len)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            (word, len, (h >> (64 - SHORT_PIECE_BITS)) as usize)
+        });
+        if let Some((word, len, i)) = short {
+            if self.short.is_empty() {
+                self.short = vec![(0, 0, PieceFacts::plain(0, "")); 1 << SHORT_PIECE_BITS];
+            }
+            let (w, n, f) = self.short[i];
+            if w == word && n == len {
+                return f;
+            }
+        }
+        let f = match self.facts.entry(Text(raw)) {
+            std::collections::hash_map::Entry::Occupied(e) => *e.get(),
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                let mut buf = std::mem::take(&mut self.lower);
+                let (id, lower) = vocab.raw_piece(raw, &mut buf);
+                let f = Self::facts_of(id, raw, lower, vocab);
+                self.lower = buf;
+                *slot.insert(f)
+            }
         };
-        let mut buf = std::mem::take(&mut self.lower);
-        let (id, lower) = vocab.raw_piece(raw, &mut buf);
-        let f = Self::facts_of(id, raw, lower, vocab);
-        self.lower = buf;
-        slot.insert(f);
+        if let Some((word, len, i)) = short {
+            self.short[i] = (word, len, f);
+        }
         f
     }
 
@@ -919,6 +939,9 @@ fn embedded_values(text: &str) -> impl Iterator<Item = &str> {
             })
         })
 }
+
+/// The table of short pieces holds `1 << SHORT_PIECE_BITS` entries.
+const SHORT_PIECE_BITS: u32 = 8;
 
 /// Keys whose string value is a statement to run (`apply_migration` with `query`).
 const STATEMENT_KEYS: &[&str] = &["sql", "query", "statement", "command", "cmd", "script"];
