@@ -210,18 +210,23 @@ fn word_bytes(x: u64) -> u64 {
     (digit | letter | under) & !x & HIGH
 }
 
-/// How many ASCII word bytes `bytes` opens with. Eight bytes are classified at once, so a
-/// word costs one decision instead of one per byte.
-fn ascii_word_run(bytes: &[u8]) -> usize {
+/// How many ASCII word bytes `bytes` opens with, and the byte after them (none at the end).
+/// Eight bytes are classified at once, so a word costs one decision instead of one per byte,
+/// and the byte that ends it is taken from the bytes already read.
+#[inline]
+fn ascii_word_run(bytes: &[u8]) -> (usize, Option<u8>) {
     let mut n = 0;
     while let Some(chunk) = bytes.get(n..).and_then(<[u8]>::first_chunk::<8>) {
-        let not_word = !word_bytes(u64::from_le_bytes(*chunk)) & splat(0x80);
+        let x = u64::from_le_bytes(*chunk);
+        let not_word = !word_bytes(x) & splat(0x80);
         if not_word != 0 {
-            return n + (not_word.trailing_zeros() / 8) as usize;
+            let at = not_word.trailing_zeros() / 8;
+            return (n + at as usize, Some((x >> (8 * at)) as u8));
         }
         n += 8;
     }
-    n + bytes[n..].iter().take_while(|&&x| is_ascii_word(x)).count()
+    let n = n + bytes[n..].iter().take_while(|&&x| is_ascii_word(x)).count();
+    (n, bytes.get(n).copied())
 }
 
 /// The byte just past a word that starts at `b` with `c`, and the character the caller has read
@@ -231,11 +236,11 @@ fn word_end(text: &str, b: usize, c: char) -> (usize, char) {
     let mut last = c;
     let mut j = b + c.len_utf8();
     loop {
-        let run = ascii_word_run(&bytes[j..]);
+        let (run, next) = ascii_word_run(&bytes[j..]);
         j += run;
         // Most words end at a space or the end of the text: nothing joins across either, and
         // the space that follows is what the caller reads next.
-        if matches!(bytes.get(j), None | Some(b' ')) {
+        if matches!(next, None | Some(b' ')) {
             return (j, ' ');
         }
         if run > 0 {
@@ -329,11 +334,24 @@ pub(super) fn lex(text: &str) -> Lexed {
             }
         }
         if is_word_char(c) {
-            let (end, last) = word_end(text, b, c);
+            let bytes = text.as_bytes();
+            let (mut end, mut last) = word_end(text, b, c);
             push_lexeme(&mut out, Kind::Word, b, end);
+            // Most words follow a word and one space: nothing stands between them to decide
+            // (no line start, quote or punctuation), so they are read here, one after another.
+            while last == ' ' && bytes.get(end) == Some(&b' ') {
+                let start = end + 1;
+                match bytes.get(start) {
+                    Some(&x) if is_ascii_word(x) => {
+                        (end, last) = word_end(text, start, char::from(x));
+                        push_lexeme(&mut out, Kind::Word, start, end);
+                    }
+                    _ => break,
+                }
+            }
             prev = Some(last);
             // The space after a word is passed over here (it decides nothing).
-            b = if text.as_bytes().get(end) == Some(&b' ') {
+            b = if bytes.get(end) == Some(&b' ') {
                 end + 1
             } else {
                 end
@@ -585,7 +603,8 @@ mod tests {
             for tail in ["", " ", "-x", "é", ".", "_a b"] {
                 let text = format!("{}{tail}", "a".repeat(len));
                 let expect = text.bytes().take_while(|&b| is_ascii_word(b)).count();
-                assert_eq!(ascii_word_run(text.as_bytes()), expect, "{text:?}");
+                let after = text.as_bytes().get(expect).copied();
+                assert_eq!(ascii_word_run(text.as_bytes()), (expect, after), "{text:?}");
             }
         }
     }
@@ -597,7 +616,12 @@ mod tests {
                 let mut chunk = [b'a'; 10];
                 chunk[at] = b;
                 let expect = chunk.iter().take_while(|&&x| is_ascii_word(x)).count();
-                assert_eq!(ascii_word_run(&chunk), expect, "byte {b:#x} at {at}");
+                let after = chunk.get(expect).copied();
+                assert_eq!(
+                    ascii_word_run(&chunk),
+                    (expect, after),
+                    "byte {b:#x} at {at}"
+                );
             }
         }
     }
