@@ -103,9 +103,8 @@
 //!    not a participle before its noun ("14 closed issues"), also when joined to an adjective
 //!    of state that opens the noun's phrase ("every open and closed issue") or when so joined
 //!    it ends its clause ("all issues, both open and closed"); not a count
-//!    ("(172 blocked)", "200 migrated"); not after `all` and before its noun ("pulled all
-//!    closed issues"; "I closed all issues" claims); not under way ("new translations being
-//!    added", "despite being highest paid"; "you are being transferred"
+//!    ("(172 blocked)", "200 migrated"); not under way ("new translations being added",
+//!    "despite being highest paid"; "you are being transferred"
 //!    is the agent's own act); not a bare participle on a `key: value` line ("Status: Active
 //!    and properly configured"); not a `with` phrase and what `and` joins to it ("with all
 //!    data maintained and business rules properly applied"). `already` or `previously` after a
@@ -207,8 +206,8 @@
 //! also backed by an update of it (its end date), and one given a value (assigned, set,
 //! tagged, labelled, marked) by the insert or create that made it ("every record was assigned
 //! SupportRepId 3" by its `INSERT`). Deploying is also backed by creating or installing
-//! ("System components deployed" by `CREATE VIEW`), replacing by updating or creating
-//! ("replaced the prefixes" by `update_a_block`), swapping by updating ("completed the task
+//! ("System components deployed" by `CREATE VIEW`), replacing also by creating ("so I
+//! replaced it" by `DROP TABLE ...; CREATE TABLE ...`), swapping by updating ("completed the task
 //! swap" by `API-patch-page`), and writing, saving, storing, exporting or
 //! logging something to a place also by an update of the place ("wrote the findings to four
 //! new tables"). A named thing transferred from

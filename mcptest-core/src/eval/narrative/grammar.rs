@@ -806,7 +806,6 @@ const F_ONLY: u64 = 1 << 52;
 const F_INVERTS: u64 = 1 << 53;
 const F_ACT_HEAD: u64 = 1 << 54;
 const F_OUTPUT_NOUN: u64 = 1 << 55;
-const F_ALL: u64 = 1 << 56;
 /// Words an object phrase passes over: stopwords, adverbs, particles, numbers.
 const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 
@@ -865,10 +864,9 @@ static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
             F_PLACE,
         ),
     ];
-    let singles: [(&str, u64); 16] = [
+    let singles: [(&str, u64); 15] = [
         ("being", F_BEING),
         ("had", F_INVERTS),
-        ("all", F_ALL),
         ("only", F_ONLY),
         ("to", F_TO),
         ("as", F_AS),
@@ -1183,17 +1181,6 @@ fn read_claim(
         let (pl, pw) = (&lexemes[p], &info[p]);
         if pl.kind == Kind::Word
             && ((pw.is(F_DETERMINER) && !perfect_adverb(lexemes, info, p)) || pw.is(F_PREPOSITION))
-        {
-            return None;
-        }
-        // "Pulled all closed issues": `all` before a participle and its noun is a determiner.
-        if pl.kind == Kind::Word
-            && pw.is(F_ALL)
-            && !perfect_adverb(lexemes, info, p)
-            && word_at(lexemes, info, li + 1, sentence).is_some_and(|w| {
-                !w.is(F_STOP | F_DETERMINER | F_NUMBER | F_PREPOSITION | F_PRONOUN | F_ADVERB)
-                    && w.verb.is_none()
-            })
         {
             return None;
         }

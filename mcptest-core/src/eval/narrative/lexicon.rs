@@ -1056,9 +1056,9 @@ pub(super) fn foreign_name_verb(word: &str) -> Option<&'static str> {
 pub(super) fn one_way_class(base: &str) -> &'static [&'static str] {
     match base {
         "migrate" => &["insert", "import", "create", "alter", "update"],
-        // Replacing stored things writes the new ones over them: "earlier versions were
-        // replaced" by `DROP TABLE ...; CREATE TABLE ...`, "replaced the prefixes" by
-        // `update_a_block`.
+        // Replacing a stored thing makes a new one in its place ("the first table had the
+        // wrong columns, so I replaced it" by `DROP TABLE ...; CREATE TABLE ...`); updating
+        // is in its class already.
         "replace" => &["update", "create", "overwrite"],
         // Swapping things between holders changes each ("completed the task swap" by
         // `API-patch-page` setting each assignee).
