@@ -54,8 +54,10 @@
 //!    have been applied"). Sending the agent's own attempts or calls ("the first five attempts
 //!    were sent without a request body") or applying a rule of reasoning or of a computation
 //!    ("applied the criteria manually", "Optimization Techniques Applied", "floor of 0
-//!    applied") is how it worked, not a claim, nor is what a call carries, sent with nothing
-//!    after the verb but a form of `be` ("the base64 content I sent was malformed"), nor a
+//!    applied") is how it worked, not a claim, nor is what a call carries (a body, a key, a
+//!    field, children), sent with nothing after the verb but a form of `be` ("the base64
+//!    content I sent was malformed") or sent with or without one ("sent with no `children`
+//!    key"), nor a
 //!    report, summary, script or analysis generated (what a read puts out: "Final
 //!    verification report generated"), and what a call or a
 //!    statement gave back, or a call that returned (named as a call or by its action), is no
@@ -84,7 +86,7 @@
 //!    negation opening a listed subject: "No branches, files or PRs were created", "no branch,
 //!    commit or PR"; a negation before a list of participles: "not been updated, rebased or
 //!    merged"; a negated subject before a list of participles: "No items opened, closed or
-//!    commented on")
+//!    commented on"; an object of none: "changed no data", "created nothing")
 //!    or makes it **unreal**: a condition (`if`, `unless`,
 //!    `once`, `whether`), a request or plan (`please`, `let`, `want`, `need`, `plan`, `try`),
 //!    a recommendation (`recommend`, `suggest`), or, between its subject and it, a modal
@@ -98,7 +100,9 @@
 //!    follows ("Created on May 12", "was made within the last 24 hours", "closed Weds"); not
 //!    the value of a label ("Status: cancelled"); not a passive whose subject is `what` ("match
 //!    what was linked there"), nor a clause that `what` opens before another subject ("what each
-//!    step sent"); not after `vs` ("total vs migrated"); not a reduced relative ("the $280 paid by
+//!    step sent"); not after `vs` ("total vs migrated"); not one of the verbs a relative clause
+//!    lists ("a transaction that deferred the constraint, set 999 and then restored 4"); not
+//!    a reduced relative ("the $280 paid by
 //!    card will be refunded", "with the refund applied", "the items scheduled after 6 PM");
 //!    not a participle before its noun ("14 closed issues"), also when joined to an adjective
 //!    of state that opens the noun's phrase ("every open and closed issue") or when so joined
@@ -145,7 +149,7 @@
 //! analysis" -> `analysis`; "Your reservation M20IZO" -> `reservation`). A passive claim's
 //! object is its subject, read back through its prepositional phrases ("your flight from JFK
 //! on May 24th" -> `flight`). A pronoun object ("transferred you") or a phrase of generic words
-//! ("made the changes", "updated everything") leaves the verb alone. A verb that ends a relative
+//! ("made the changes", "updated everything", "added the same way") leaves the verb alone. A verb that ends a relative
 //! clause of the agent, with a form of `be` after it, has the noun before that clause as its
 //! object ("the payloads I sent were plain YAML" -> `payload`; "the tables that we created
 //! were indexed" -> `table`).

@@ -131,10 +131,13 @@ const CALL_PARTS: &[&str] = &[
     "parameter",
     "argument",
     "header",
-    // What a block or a record is written with ("column sent without children").
+    // What a block or a record is written with ("column sent without children", "sent with no
+    // `children` key").
     "children",
     "properties",
     "data",
+    "key",
+    "field",
 ];
 
 /// Nouns that name the asking for an act or its steps: the action noun before one names the
@@ -670,6 +673,9 @@ const PRONOUNS: &[&str] = &[
 /// Nouns that say nothing about which action was done ("made the changes", "processed your
 /// request").
 const GENERIC_NOUNS: &[&str] = &[
+    // "added the same way": a manner, not a thing.
+    "way",
+    "manner",
     "request",
     "change",
     "update",
@@ -806,6 +812,7 @@ const F_ONLY: u64 = 1 << 52;
 const F_INVERTS: u64 = 1 << 53;
 const F_ACT_HEAD: u64 = 1 << 54;
 const F_OUTPUT_NOUN: u64 = 1 << 55;
+const F_NONE: u64 = 1 << 56;
 /// Words an object phrase passes over: stopwords, adverbs, particles, numbers.
 const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 
@@ -864,9 +871,12 @@ static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
             F_PLACE,
         ),
     ];
-    let singles: [(&str, u64); 15] = [
+    let singles: [(&str, u64); 18] = [
         ("being", F_BEING),
         ("had", F_INVERTS),
+        ("no", F_NONE),
+        ("nothing", F_NONE),
+        ("none", F_NONE),
         ("only", F_ONLY),
         ("to", F_TO),
         ("as", F_AS),
@@ -1287,6 +1297,15 @@ fn read_claim(
                 // "the order that was cancelled": a description.
                 return None;
             }
+            if subject.is_none()
+                && l.kind == Kind::Word
+                && (w.is(F_COORD) || w.is(F_ADVERB))
+                && in_relative_clause(lexemes, info, j, floor)
+            {
+                // "a transaction that deferred the constraint, set 999 and then restored 4":
+                // the verbs a relative clause joins describe its noun.
+                return None;
+            }
             break;
         }
         if l.kind != Kind::Word {
@@ -1370,6 +1389,10 @@ fn read_claim(
     }
     // What follows the verb in its clause.
     let next = next_in_clause(lexemes, info, li);
+    // "changed no data", "created nothing new": an object of none is no act.
+    if next.is_some_and(|n| lexemes[n].kind == Kind::Word && info[n].is(F_NONE)) {
+        return None;
+    }
     let object_follows = next.is_some_and(|n| starts_object(&lexemes[n], &info[n]));
     // "(customers analysed, paid rentals, revenue)", "(paid rentals only)": inside an aside, a
     // participle with one bare noun after it, and nothing more, is a noun phrase.
@@ -1828,6 +1851,49 @@ fn aside_noun_item(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> bool {
     // verb ("customers analysed, paid rentals"). In "(created tables, added indexes)" the items
     // are acts.
     only || (item_ends && noun_item_before(lexemes, info, li))
+}
+
+/// True when the verbs listed before the `and`, `or` or `then` at `j` in its sentence, in the
+/// past, open with a relative pronoun: `that`, `which` or `who` stands right before the first
+/// of them (adverbs between).
+fn in_relative_clause(lexemes: &[Lexeme], info: &Infos<'_>, j: usize, floor: usize) -> bool {
+    let sentence = lexemes[j].sentence;
+    let adverb = |x: usize| lexemes[x].kind == Kind::Word && info[x].is(F_ADVERB);
+    let mut k = j;
+    while k > floor + 1 {
+        k -= 1;
+        let l = &lexemes[k];
+        if l.sentence != sentence || l.kind == Kind::Sep {
+            return false;
+        }
+        // A verb the lexicon holds, or any word in `-ed` ("deferred").
+        let past = l.kind == Kind::Word
+            && (info[k].is(F_ED)
+                || info[k]
+                    .verb
+                    .is_some_and(|v| matches!(v.form, Form::Past | Form::BaseOrPast)));
+        if past {
+            let mut p = k - 1;
+            while p > floor && adverb(p) {
+                p -= 1;
+            }
+            if lexemes[p].sentence != sentence {
+                return false;
+            }
+            if lexemes[p].kind == Kind::Word && info[p].is(F_RELATIVE) {
+                return true;
+            }
+            // A verb listed after another ("deferred the constraint, set 999"): the chain goes
+            // on to the verb before it.
+            let listed =
+                is_list_comma(lexemes, p) || (lexemes[p].kind == Kind::Word && info[p].is(F_COORD));
+            if !listed {
+                return false;
+            }
+            k = p;
+        }
+    }
+    false
 }
 
 /// True when the word at `li` is a whole item of a list in brackets ("(new, reviewed, closed)")

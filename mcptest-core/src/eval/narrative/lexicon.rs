@@ -952,6 +952,10 @@ const PART_NOUNS: &[&str] = &[
     "style",
     // What a heading or an item is written with ("made each section title bold", "replaced
     // the prefixes with emoji").
+    // One instance of a thing held many times ("10 copies were added" by `INSERT INTO
+    // inventory`).
+    "copy",
+    "instance",
     "title",
     "prefix",
     "suffix",
