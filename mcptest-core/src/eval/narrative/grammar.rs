@@ -272,15 +272,12 @@ const RESULT_ADJECTIVES: &[&str] = &[
 /// ..."), not an act on something.
 const CHANGE_OF_STATE: &[&str] = &["change", "move", "transition"];
 
-/// Verbs of refusal or acceptance: in the passive they report an answer to an attempt, not an
-/// act of the agent ("Setting num_parts to 999 was rejected with an error", "setting it to 4
-/// was accepted", "the invalid transfer was blocked").
-const REFUSALS: &[&str] = &["reject", "decline", "accept", "block"];
-
-/// Answers to an attempt that, told bare (no doer, no object), report what the system did with
-/// it: "`INSERT` -> rejected", "num_parts +1 -> blocked (expected)". With an object they are
-/// the agent's own acts ("Blocked user @spam").
-const BARE_REFUSALS: &[&str] = &["reject", "decline", "accept", "block", "deny", "refuse"];
+/// Answers to an attempt: in the passive ("Setting num_parts to 999 was rejected with an
+/// error", "setting it to 4 was accepted", "the invalid transfer was blocked") or told bare,
+/// with no doer and no object ("`INSERT` -> rejected", "num_parts +1 -> blocked"), they report
+/// what the system did with the attempt, not an act of the agent. With an object they are the
+/// agent's own acts ("Blocked user @spam").
+const REFUSALS: &[&str] = &["reject", "decline", "accept", "block", "deny", "refuse"];
 
 /// Auxiliaries of a completed passive (`has been cancelled`, `was cancelled`).
 const BE_DONE: &[&str] = &["been", "was", "were", "got", "gotten", "be", "being"];
@@ -1701,7 +1698,7 @@ fn read_claim(
     }
     // "`INSERT` into `lego_themes` → rejected": a refusal told with no doer and no object is
     // the system's answer ("Rejected PR #5" is the agent's).
-    if BARE_REFUSALS.contains(&claim.base) && subject.is_none() && claim.object.is_empty() {
+    if REFUSALS.contains(&claim.base) && subject.is_none() && claim.object.is_empty() {
         return None;
     }
     // "sent with no body", "the bold update was sent with the block content wrapped in a
