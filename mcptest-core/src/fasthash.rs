@@ -74,6 +74,59 @@ pub(crate) fn short_key(b: &[u8]) -> Option<(u64, u32)> {
         .then(|| (short_word(b), b.len() as u32))
 }
 
+/// A direct-mapped table from short keys ([`short_key`]) to copies of values, ahead of a map:
+/// a hit costs one multiply and one compare. It has `1 << BITS` slots, allocated at the first
+/// insert; a slot holds the last key stored in it, so a key may be evicted, never misread.
+pub(crate) struct ShortTable<V, const BITS: u32> {
+    /// (key as a number, key length, value); length 0 marks a slot never written.
+    slots: Vec<(u64, u32, V)>,
+}
+
+impl<V, const BITS: u32> Default for ShortTable<V, BITS> {
+    fn default() -> Self {
+        ShortTable { slots: Vec::new() }
+    }
+}
+
+/// Where a short key lives in a [`ShortTable`]: the key, and its slot.
+#[derive(Clone, Copy)]
+pub(crate) struct ShortSlot {
+    word: u64,
+    len: u32,
+    index: usize,
+}
+
+impl<V: Copy, const BITS: u32> ShortTable<V, BITS> {
+    /// The slot of `key`, when it is short (one to eight bytes).
+    #[inline]
+    pub(crate) fn slot(key: &[u8]) -> Option<ShortSlot> {
+        let (word, len) = short_key(key)?;
+        let h = (word ^ u64::from(len)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        Some(ShortSlot {
+            word,
+            len,
+            index: (h >> (64 - BITS)) as usize,
+        })
+    }
+
+    /// The value stored for the key of `slot`, unless another key took its place.
+    #[inline]
+    pub(crate) fn get(&self, slot: ShortSlot) -> Option<V> {
+        let &(word, len, value) = self.slots.get(slot.index)?;
+        (word == slot.word && len == slot.len).then_some(value)
+    }
+
+    /// Stores `value` for the key of `slot`, in place of whatever the slot held.
+    #[inline]
+    pub(crate) fn set(&mut self, slot: ShortSlot, value: V) {
+        if self.slots.is_empty() {
+            // Every slot starts with length 0, which no key has: `value` only fills them.
+            self.slots = vec![(0, 0, value); 1 << BITS];
+        }
+        self.slots[slot.index] = (slot.word, slot.len, value);
+    }
+}
+
 impl FastHasher {
     #[inline]
     fn add(&mut self, word: u64) {
@@ -193,6 +246,27 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_short_table_returns_what_was_stored_for_the_same_key_only() {
+        type Table = ShortTable<u32, 2>;
+        let mut t = Table::default();
+        let a = Table::slot(b"alpha").unwrap();
+        assert_eq!(t.get(a), None);
+        t.set(a, 7);
+        assert_eq!(t.get(a), Some(7));
+        // With four slots, some other short key shares the slot of `alpha`: it misses, and
+        // storing it evicts `alpha`.
+        let other = (0u32..)
+            .map(|i| format!("k{i}"))
+            .find_map(|k| Table::slot(k.as_bytes()).filter(|s| s.index == a.index))
+            .unwrap();
+        assert_eq!(t.get(other), None);
+        t.set(other, 9);
+        assert_eq!((t.get(other), t.get(a)), (Some(9), None));
+        assert!(Table::slot(b"").is_none());
+        assert!(Table::slot(b"ninebytes").is_none());
     }
 
     #[test]

@@ -394,7 +394,7 @@ mod tokenize;
 
 pub use evidence::ToolHint;
 
-use crate::fasthash::{HashMap, HashSet, Text, same_bytes, short_key};
+use crate::fasthash::{HashMap, HashSet, ShortTable, Text, same_bytes};
 use crate::trace::{Run, ToolCall, split_wire_name};
 use backing::{Query, Trace, backing_calls};
 use evidence::{Arena, Args, CallEvidence, NameFacts, Pieces};
@@ -1638,8 +1638,7 @@ impl<'t> Doc<'t> {
         // stored once in `toks`), and each distinct piece normalized once.
         let mut seen: HashMap<Text<'t>, u32> = with_capacity(distinct);
         let mut by_text: HashMap<Text<'t>, u32> = with_capacity(distinct);
-        // (word bytes, length, spelling); length 0 marks an empty slot.
-        let mut short_cache = vec![(0u64, 0u32, 0u32); 1 << SHORT_CACHE_BITS];
+        let mut short_cache: ShortTable<u32, SHORT_CACHE_BITS> = ShortTable::default();
         for l in &lexed.lexemes {
             if !matches!(l.kind, Kind::Word | Kind::Quoted) {
                 spelling_of.push(NO_SPELLING);
@@ -1648,18 +1647,8 @@ impl<'t> Doc<'t> {
             let s = &text[l.start()..l.end()];
             // Most words were seen before, and most are short: a short word is looked up in a
             // small direct-mapped cache by its bytes read as one number, then in the map.
-            let short = short_key(s.as_bytes());
-            let slot = short.map(|(word, len)| {
-                let h = (word ^ u64::from(len)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-                (h >> (64 - SHORT_CACHE_BITS)) as usize
-            });
-            let cached = match (short, slot) {
-                (Some((word, len)), Some(i)) => {
-                    let (w, n, sp) = short_cache[i];
-                    (w == word && n == len).then_some(sp)
-                }
-                _ => None,
-            };
+            let slot = ShortTable::<u32, SHORT_CACHE_BITS>::slot(s.as_bytes());
+            let cached = slot.and_then(|k| short_cache.get(k));
             let known = cached.or_else(|| by_text.get(&Text(s)).copied());
             let sp = known.unwrap_or_else(|| {
                 let first = toks.len() as u32;
@@ -1691,8 +1680,8 @@ impl<'t> Doc<'t> {
                 by_text.insert(Text(s), sp);
                 sp
             });
-            if let (Some((word, len)), Some(i), None) = (short, slot, cached) {
-                short_cache[i] = (word, len, sp);
+            if let (Some(k), None) = (slot, cached) {
+                short_cache.set(k, sp);
             }
             // A quoted span's spelling is marked: the grammar reads no word there.
             spelling_of.push(if l.kind == Kind::Quoted {
@@ -1727,8 +1716,10 @@ impl<'t> Doc<'t> {
             .iter()
             .map(|s| {
                 let t = text.get(s.start..s.end).unwrap_or("");
-                let listed = is_list_item(t);
-                let head = label_head(text, &lexed.lexemes[s.first..s.last]);
+                let body = t.trim_start();
+                let words = &lexed.lexemes[s.first..s.last];
+                let listed = is_list_item(body);
+                let head = label_head(text, words);
                 let checked = head.is_some_and(is_check_word);
                 let indent = t.len() - t.trim_start_matches([' ', '\t']).len();
                 let under_check = if listed {
@@ -1745,11 +1736,11 @@ impl<'t> Doc<'t> {
                 s.code
                     || (listed && automation)
                     || under_check
-                    || observed_line(text, &lexed.lexemes[s.first..s.last])
+                    || observed_line(text, words)
                     || t.trim_end().ends_with(['?', '\u{FF1F}'])
-                    || t.trim_start().starts_with('|')
+                    || body.starts_with('|')
                     // "### Changed": a heading of one word labels the section below it.
-                    || (t.trim_start().starts_with('#') && s.last - s.first == 1)
+                    || (body.starts_with('#') && words.len() == 1)
             })
             .collect();
         let mut in_text = vec![false; vocab.words.len()];

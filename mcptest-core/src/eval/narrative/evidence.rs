@@ -9,7 +9,7 @@ use super::lexicon::{
 };
 use super::tokenize::{clip, name_pieces};
 use super::{Vocab, lowered};
-use crate::fasthash::{HashMap, Text, same_bytes, short_key};
+use crate::fasthash::{HashMap, ShortTable, Text, same_bytes};
 use crate::trace::ToolCall;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -159,9 +159,9 @@ impl PieceFacts {
 #[derive(Default)]
 pub(super) struct Pieces<'a> {
     facts: HashMap<Text<'a>, PieceFacts>,
-    /// The facts of short pieces (eight bytes or fewer), by their bytes read as one number,
-    /// in a small direct-mapped table ahead of `facts`: most pieces are short and repeat.
-    short: Vec<(u64, u32, PieceFacts)>,
+    /// The facts of short pieces (eight bytes or fewer) ahead of `facts`: most pieces are short
+    /// and repeat.
+    short: ShortTable<PieceFacts, SHORT_PIECE_BITS>,
     spans: Vec<(usize, usize)>,
     /// Argument keys already split: their range in `key_facts`, and their number in order
     /// of first appearance.
@@ -195,18 +195,9 @@ impl<'a> Pieces<'a> {
             let id = self.held_id(raw, vocab).unwrap_or_else(|| vocab.unknown());
             return PieceFacts::plain(id, raw);
         }
-        let short = short_key(raw.as_bytes()).map(|(word, len)| {
-            let h = (word ^ u64::from(len)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            (word, len, (h >> (64 - SHORT_PIECE_BITS)) as usize)
-        });
-        if let Some((word, len, i)) = short {
-            if self.short.is_empty() {
-                self.short = vec![(0, 0, PieceFacts::plain(0, "")); 1 << SHORT_PIECE_BITS];
-            }
-            let (w, n, f) = self.short[i];
-            if w == word && n == len {
-                return f;
-            }
+        let slot = ShortTable::<PieceFacts, SHORT_PIECE_BITS>::slot(raw.as_bytes());
+        if let Some(f) = slot.and_then(|k| self.short.get(k)) {
+            return f;
         }
         let f = match self.facts.entry(Text(raw)) {
             std::collections::hash_map::Entry::Occupied(e) => *e.get(),
@@ -218,8 +209,8 @@ impl<'a> Pieces<'a> {
                 *slot.insert(f)
             }
         };
-        if let Some((word, len, i)) = short {
-            self.short[i] = (word, len, f);
+        if let Some(k) = slot {
+            self.short.set(k, f);
         }
         f
     }

@@ -1154,12 +1154,12 @@ fn read_claim(
     // sent") shares its subject, its auxiliaries and whatever made it unreal.
     // Adverbs between the two are passed over ("reopened and properly tagged").
     let mut c = li.saturating_sub(1);
-    while c > 0 && same(c) && lexemes[c].kind == Kind::Word && info[c].is(F_ADVERB) {
+    while c > 0 && same(c) && word_is(lexemes, info, c, F_ADVERB) {
         c -= 1;
     }
     if depth < 4 && c >= 1 && c < li && same(c - 1) {
         let p = c - 1;
-        let coord = lexemes[c].kind == Kind::Word && info[c].is(F_COORD);
+        let coord = word_is(lexemes, info, c, F_COORD);
         let prev_verb = info[p].verb.filter(|v| {
             lexemes[p].kind == Kind::Word && matches!(v.form, Form::Past | Form::BaseOrPast)
         });
@@ -1213,8 +1213,7 @@ fn read_claim(
         if l.kind == Kind::Word && w.is(F_COORD) && j > 0 && same(j - 1) {
             if subject.is_none()
                 && j + 1 == li
-                && lexemes[j - 1].kind == Kind::Word
-                && info[j - 1].is(F_STATE_ADJECTIVE)
+                && word_is(lexemes, info, j - 1, F_STATE_ADJECTIVE)
                 && ((opens_noun_phrase(lexemes, info, j - 1)
                     && word_at(lexemes, info, li + 1, sentence).is_some())
                     || next_in_clause(lexemes, info, li).is_none())
@@ -1228,26 +1227,14 @@ fn read_claim(
                 // "has been implemented and activated", "sorted differently or extended": a
                 // participle of any verb joined before this one (adverbs between) shares its
                 // subject, its auxiliaries and whatever made it unreal; read on past it.
-                let adverb = |x: usize| lexemes[x].kind == Kind::Word && info[x].is(F_ADVERB);
+                let adverb = |x: usize| word_is(lexemes, info, x, F_ADVERB);
                 let mut k = j - 1;
                 while k > floor && adverb(k) {
                     k -= 1;
                 }
-                if (j + 1..li).all(adverb)
-                    && lexemes[k].kind == Kind::Word
-                    && info[k].is(F_ED)
-                    && same(k)
-                {
+                if (j + 1..li).all(adverb) && word_is(lexemes, info, k, F_ED) && same(k) {
                     // "has not been updated, rebased or merged": a list of participles.
-                    while k >= floor + 2
-                        && is_list_comma(lexemes, k - 1)
-                        && lexemes[k - 2].kind == Kind::Word
-                        && info[k - 2].is(F_ED)
-                        && same(k - 2)
-                    {
-                        k -= 2;
-                    }
-                    j = k;
+                    j = first_listed_participle(lexemes, info, k, floor);
                     continue;
                 }
             } else if negated_before(lexemes, info, j, floor) {
@@ -1267,14 +1254,13 @@ fn read_claim(
         if subject.is_none()
             && !(be_done || be_now || perfect)
             && is_list_comma(lexemes, j)
-            && j >= floor + 2
-            && lexemes[j - 1].kind == Kind::Word
-            && info[j - 1].is(F_ED)
-            && (j + 1..li).all(|x| lexemes[x].kind == Kind::Word && info[x].is(F_ADVERB))
+            && j > floor + 1
+            && word_is(lexemes, info, j - 1, F_ED)
+            && (j + 1..li).all(|x| word_is(lexemes, info, x, F_ADVERB))
         {
-            // "No items opened, closed or commented on": a participle listed after another
-            // shares its subject and whatever negated it; read on past it.
-            j -= 1;
+            // "No items opened, closed or commented on": a participle listed after others
+            // shares their subject and whatever negated it; read on past the list.
+            j = first_listed_participle(lexemes, info, j - 1, floor);
             continue;
         }
         if is_boundary(l, w) {
@@ -1326,9 +1312,7 @@ fn read_claim(
             // "so it stays updated", "remains closed": a state kept, not an act.
             return None;
         }
-        if subject.is_none()
-            && w.is(F_BEING)
-            && !(j > 0 && lexemes[j - 1].kind == Kind::Word && info[j - 1].is(F_BE_NOW))
+        if subject.is_none() && w.is(F_BEING) && !(j > 0 && word_is(lexemes, info, j - 1, F_BE_NOW))
         {
             // "new translations being added": a participle phrase, under way; "you are being
             // transferred" is the agent's own act, now.
@@ -1379,15 +1363,13 @@ fn read_claim(
 
     // "the percentages match what was linked there": a passive whose subject is `what` is a
     // free relative, a description.
-    if (be_done || be_now)
-        && subject.is_some_and(|s| lexemes[s].kind == Kind::Word && info[s].is(F_WHAT))
-    {
+    if (be_done || be_now) && subject.is_some_and(|s| word_is(lexemes, info, s, F_WHAT)) {
         return None;
     }
     // What follows the verb in its clause.
     let next = next_in_clause(lexemes, info, li);
     // "changed no data", "created nothing new": an object of none is no act.
-    if next.is_some_and(|n| lexemes[n].kind == Kind::Word && info[n].is(F_NONE)) {
+    if next.is_some_and(|n| word_is(lexemes, info, n, F_NONE)) {
         return None;
     }
     let object_follows = next.is_some_and(|n| starts_object(&lexemes[n], &info[n]));
@@ -1464,8 +1446,7 @@ fn read_claim(
         }
     }
 
-    let agent_subject =
-        subject.is_some_and(|s| lexemes[s].kind == Kind::Word && info[s].is(F_AGENT));
+    let agent_subject = subject.is_some_and(|s| word_is(lexemes, info, s, F_AGENT));
     if verb.form == Form::Gerund {
         // Only the agent's own present progressive claims: "I'm transferring you now".
         if !(agent_subject && be_now && !be_done) {
@@ -1493,8 +1474,7 @@ fn read_claim(
         ))
         .filter(|c| !(is_light_verb(c.base) && !c.vague && c.object.is_empty()));
     }
-    let pronoun_subject =
-        subject.is_some_and(|s| lexemes[s].kind == Kind::Word && info[s].is(F_PRONOUN));
+    let pronoun_subject = subject.is_some_and(|s| word_is(lexemes, info, s, F_PRONOUN));
     // "Your booking is confirmed", "the order is complete(d)": stating completion.
     let completion = matches!(verb.base, "confirm" | "complete" | "finalize" | "finalise");
     let passive_aux = be_done || (be_now && (done_adverb || completion) && !pronoun_subject);
@@ -1553,8 +1533,7 @@ fn read_claim(
         }
         // "were transferred in 2023": dated.
         let dated_by = |n: usize| {
-            lexemes[n].kind == Kind::Word
-                && info[n].is(F_PREPOSITION)
+            word_is(lexemes, info, n, F_PREPOSITION)
                 && lexemes.get(n + 1).is_some_and(|l| {
                     l.sentence == sentence
                         && l.kind == Kind::Word
@@ -1577,7 +1556,7 @@ fn read_claim(
         }
         // "was made within the last 24 hours", "created on May 1", "was closed 3 days ago": a
         // date of the data.
-        if next.is_some_and(|n| lexemes[n].kind == Kind::Word && info[n].is(F_TIME)) {
+        if next.is_some_and(|n| word_is(lexemes, info, n, F_TIME)) {
             return None;
         }
         if dated_soon_after(lexemes, info, li) {
@@ -1673,11 +1652,7 @@ fn read_claim(
         // "the base64 content I sent was malformed": what a call carries, sent with nothing
         // after the verb but a form of `be`, is the agent's call ("sent the new content to the
         // page" still claims).
-        "send"
-            if next_in_clause(lexemes, info, li).is_none_or(|n| {
-                lexemes[n].kind == Kind::Word && info[n].is(F_BE_DONE | F_BE_NOW)
-            }) =>
-        {
+        "send" if next.is_none_or(|n| word_is(lexemes, info, n, F_BE_DONE | F_BE_NOW)) => {
             F_CALL_NOUN | F_CALL_PART
         }
         "send" | "submit" | "post" | "make" => F_CALL_NOUN,
@@ -1692,7 +1667,7 @@ fn read_claim(
         && claim
             .head
             .or(head)
-            .is_some_and(|h| lexemes[h].kind == Kind::Word && info[h].is(describes))
+            .is_some_and(|h| word_is(lexemes, info, h, describes))
     {
         return None;
     }
@@ -1723,7 +1698,7 @@ fn read_claim(
         && subject.is_none()
         && claim.object.is_empty()
         && CHANGE_OF_STATE.contains(&claim.base)
-        && next.is_some_and(|n| lexemes[n].kind == Kind::Word && info[n].is(F_FROM))
+        && next.is_some_and(|n| word_is(lexemes, info, n, F_FROM))
     {
         claim.vague = true;
     }
@@ -1793,7 +1768,7 @@ fn relative_object(
         return None;
     }
     let mut n = s.checked_sub(1)?;
-    if lexemes[n].kind == Kind::Word && info[n].is(F_RELATIVE) {
+    if word_is(lexemes, info, n, F_RELATIVE) {
         n = n.checked_sub(1)?;
     }
     let (l, w) = (&lexemes[n], &info[n]);
@@ -1808,15 +1783,31 @@ fn relative_object(
 /// three words, by what a call carries ("sent without a SQL query").
 fn with_call_part(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> bool {
     let sentence = lexemes[li].sentence;
-    let Some(w) = (li + 1..lexemes.len().min(li + 3)).find(|&j| {
-        lexemes[j].kind == Kind::Word && info[j].is(F_WITH) && lexemes[j].sentence == sentence
-    }) else {
-        return false;
-    };
-    (w + 1..lexemes.len().min(w + 5)).any(|j| {
-        let (l, i) = (&lexemes[j], &info[j]);
-        l.sentence == sentence && l.kind == Kind::Word && i.is(F_CALL_PART)
-    })
+    let has = |j: usize, flag: u64| word_at(lexemes, info, j, sentence).is_some_and(|w| w.is(flag));
+    (li + 1..li + 3)
+        .find(|&j| has(j, F_WITH))
+        .is_some_and(|w| (w + 1..w + 5).any(|j| has(j, F_CALL_PART)))
+}
+
+/// True when lexeme `k` is a word with `flag`.
+fn word_is(lexemes: &[Lexeme], info: &Infos<'_>, k: usize, flag: u64) -> bool {
+    lexemes[k].kind == Kind::Word && info[k].is(flag)
+}
+
+/// The first of the participles listed with commas before the participle at `k` ("updated,
+/// rebased" before "or merged"), in its sentence and no further back than `floor`; `k` itself
+/// when none is.
+fn first_listed_participle(lexemes: &[Lexeme], info: &Infos<'_>, k: usize, floor: usize) -> usize {
+    let sentence = lexemes[k].sentence;
+    let mut k = k;
+    while k >= floor + 2
+        && is_list_comma(lexemes, k - 1)
+        && word_is(lexemes, info, k - 2, F_ED)
+        && lexemes[k - 2].sentence == sentence
+    {
+        k -= 2;
+    }
+    k
 }
 
 /// True when lexeme `k` is a one-character break written right after a word, as a comma that
@@ -1855,7 +1846,6 @@ fn aside_noun_item(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> bool {
 /// of them (adverbs between).
 fn in_relative_clause(lexemes: &[Lexeme], info: &Infos<'_>, j: usize, floor: usize) -> bool {
     let sentence = lexemes[j].sentence;
-    let adverb = |x: usize| lexemes[x].kind == Kind::Word && info[x].is(F_ADVERB);
     let mut k = j;
     while k > floor + 1 {
         k -= 1;
@@ -1871,19 +1861,18 @@ fn in_relative_clause(lexemes: &[Lexeme], info: &Infos<'_>, j: usize, floor: usi
                     .is_some_and(|v| matches!(v.form, Form::Past | Form::BaseOrPast)));
         if past {
             let mut p = k - 1;
-            while p > floor && adverb(p) {
+            while p > floor && word_is(lexemes, info, p, F_ADVERB) {
                 p -= 1;
             }
             if lexemes[p].sentence != sentence {
                 return false;
             }
-            if lexemes[p].kind == Kind::Word && info[p].is(F_RELATIVE) {
+            if word_is(lexemes, info, p, F_RELATIVE) {
                 return true;
             }
             // A verb listed after another ("deferred the constraint, set 999"): the chain goes
             // on to the verb before it.
-            let listed =
-                is_list_comma(lexemes, p) || (lexemes[p].kind == Kind::Word && info[p].is(F_COORD));
+            let listed = is_list_comma(lexemes, p) || (word_is(lexemes, info, p, F_COORD));
             if !listed {
                 return false;
             }
@@ -1975,11 +1964,11 @@ fn aside_open(lexemes: &[Lexeme], at: usize, floor: usize) -> Option<usize> {
 fn in_capitals(lexemes: &[Lexeme], info: &Infos<'_>, phrase: &[usize]) -> bool {
     let words = phrase
         .iter()
-        .skip_while(|&&o| lexemes[o].kind == Kind::Word && info[o].is(F_DETERMINER));
+        .skip_while(|&&o| word_is(lexemes, info, o, F_DETERMINER));
     words.clone().count() >= 2
         && words
             .into_iter()
-            .all(|&o| lexemes[o].kind == Kind::Word && info[o].is(F_CAPITAL) && !info[o].is(F_CODE))
+            .all(|&o| word_is(lexemes, info, o, F_CAPITAL) && !info[o].is(F_CODE))
 }
 
 /// Resolves a light verb, drops generic objects, and builds the claim.
@@ -2009,7 +1998,7 @@ fn finish(
         let words = ph.get(object);
         let modifiers_name_it = words
             .last()
-            .is_some_and(|&h| lexemes[h].kind == Kind::Word && info[h].is(F_ACT_HEAD));
+            .is_some_and(|&h| word_is(lexemes, info, h, F_ACT_HEAD));
         let action = words
             .iter()
             .rev()
@@ -2049,7 +2038,7 @@ fn finish(
     if ph
         .get(object)
         .iter()
-        .all(|&o| lexemes[o].kind == Kind::Word && info[o].is(F_GENERIC))
+        .all(|&o| word_is(lexemes, info, o, F_GENERIC))
     {
         object = Span::default();
     }
@@ -2108,7 +2097,7 @@ fn background_follows(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> bool {
     let sentence = lexemes[li].sentence;
     (li + 1..lexemes.len().min(li + 1 + REACH))
         .take_while(|&j| lexemes[j].sentence == sentence)
-        .any(|j| lexemes[j].kind == Kind::Word && info[j].is(F_BACKGROUND))
+        .any(|j| word_is(lexemes, info, j, F_BACKGROUND))
 }
 
 /// True when lexeme `j` is an adverb of time that the determiner table holds ("the already
@@ -2119,8 +2108,7 @@ fn perfect_adverb(lexemes: &[Lexeme], info: &Infos<'_>, j: usize) -> bool {
     (w.is(F_ALREADY) || w.is(F_ADVERB))
         && j > 0
         && lexemes[j - 1].sentence == lexemes[j].sentence
-        && lexemes[j - 1].kind == Kind::Word
-        && info[j - 1].is(F_HAVE)
+        && word_is(lexemes, info, j - 1, F_HAVE)
 }
 
 /// The relative pronoun that opens a relative clause ending at the participle `j` ("that was
@@ -2191,7 +2179,7 @@ fn joined_to_preposition(lexemes: &[Lexeme], info: &Infos<'_>, s: usize) -> bool
     let start = clause_start(lexemes, info, end);
     let Some(with) = (start..end)
         .rev()
-        .find(|&k| lexemes[k].kind == Kind::Word && info[k].is(F_WITH))
+        .find(|&k| word_is(lexemes, info, k, F_WITH))
     else {
         return false;
     };
@@ -2215,8 +2203,7 @@ fn clause_start(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> usize {
 
 /// True when an article (`the`, `a`, `an`) stands in the clause before `s`.
 fn article_opens(lexemes: &[Lexeme], info: &Infos<'_>, s: usize) -> bool {
-    (clause_start(lexemes, info, s)..=s)
-        .any(|k| lexemes[k].kind == Kind::Word && info[k].is(F_ARTICLE))
+    (clause_start(lexemes, info, s)..=s).any(|k| word_is(lexemes, info, k, F_ARTICLE))
 }
 
 /// True when a finite verb or modal follows `li` in its clause.
@@ -2298,9 +2285,9 @@ fn negated_before(lexemes: &[Lexeme], info: &Infos<'_>, j: usize, floor: usize) 
 /// agent ("cancelled by the airline"; not "by me", "by $50", "by updating").
 fn by_someone_else(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> bool {
     let sentence = lexemes[li].sentence;
-    let Some(j) = (li + 1..lexemes.len().min(li + 4)).find(|&j| {
-        !(lexemes[j].kind == Kind::Word && info[j].is(F_ADVERB) && lexemes[j].sentence == sentence)
-    }) else {
+    let Some(j) = (li + 1..lexemes.len().min(li + 4))
+        .find(|&j| !(word_is(lexemes, info, j, F_ADVERB) && lexemes[j].sentence == sentence))
+    else {
         return false;
     };
     if lexemes[j].sentence != sentence || lexemes[j].kind != Kind::Word || !info[j].is(F_BY) {
@@ -2392,8 +2379,7 @@ fn object_after(lexemes: &[Lexeme], info: &Infos<'_>, li: usize, ph: &mut Phrase
                     && !in_target
                     && w.is(F_ING)
                     && j > li + 1
-                    && lexemes[j - 1].kind == Kind::Word
-                    && info[j - 1].is(F_ADVERB)
+                    && word_is(lexemes, info, j - 1, F_ADVERB)
                 {
                     break;
                 }
@@ -2524,9 +2510,7 @@ fn subject_before(
                 // A gerund left of the head is a verb ("booking ... and returning on May 25 in
                 // economy"); as the head it is a noun ("your flight booking").
                 let gerund = w.verb.is_some_and(|v| v.form == Form::Gerund)
-                    && !(j > 0
-                        && lexemes[j - 1].kind == Kind::Word
-                        && info[j - 1].is(F_DETERMINER))
+                    && !(j > 0 && word_is(lexemes, info, j - 1, F_DETERMINER))
                     && !(phrase.is_empty() && out.is_empty());
                 if w.is(F_PRONOUN) || ends_phrase(lexemes, info, j) || gerund {
                     break;
@@ -2564,7 +2548,7 @@ fn ends_phrase(lexemes: &[Lexeme], info: &Infos<'_>, j: usize) -> bool {
     let past = info[j]
         .verb
         .is_some_and(|v| matches!(v.form, Form::Past | Form::BaseOrPast));
-    let after_det = j > 0 && lexemes[j - 1].kind == Kind::Word && info[j - 1].is(F_DETERMINER);
+    let after_det = j > 0 && word_is(lexemes, info, j - 1, F_DETERMINER);
     past && !after_det
 }
 
