@@ -18,6 +18,12 @@
 //!
 //! * **Code blocks** (between ```` ``` ```` fences; an unclosed fence runs to the end) are
 //!   code, not narration: a workflow file's "Deployment completed" claims nothing.
+//! * **Sentences** end at `.`, `!`, `?` and line breaks. A hard-wrapped line goes on instead,
+//!   as Markdown renders it: a break after a line of 60 bytes or more that is no heading or
+//!   table row and ends inside its sentence (on a word, a comma, a closing bracket or quote),
+//!   before a line that goes on in lowercase with no label of its own ("the PR has not\nbeen
+//!   merged" is one sentence, and its negation holds; "issue #12: closed" on the next line is
+//!   an item of its own).
 //! * **Tokens** are lowercase words. Text and tool names are split the same way: on every
 //!   character that is not a letter or digit (`_ - . /` ...) and on camelCase, so `createIssue`,
 //!   `create-issue` and `github.create_issue` all give `create`, `issue`. Verb forms map to

@@ -3,6 +3,8 @@
 //! One pass over the characters, no regular expressions, no allocation per character. Every
 //! slice is taken at a character boundary, so no input can make it panic.
 
+use super::lexicon::is_stopword;
+
 /// What a lexeme is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Kind {
@@ -264,6 +266,46 @@ fn word_end(text: &str, b: usize, c: char) -> (usize, char) {
     (j, last)
 }
 
+/// How long (in bytes) a line is, at least, before a break after it can be a wrap.
+const WRAP_WIDTH: usize = 60;
+
+/// True when the line break at byte `nl` wraps a sentence instead of ending it: the line
+/// before it is long ([`WRAP_WIDTH`] or more), is no heading or table row, and ends inside a
+/// sentence (on a word, a comma, a closing bracket or quote, not on `.` `:` `!` `?`); the line
+/// after it goes on in lowercase, with no label of its own ("...the PR has not\nbeen
+/// merged"). Lines written as items ("done.", "branch: created", "- opened PR #3") keep their
+/// breaks.
+fn is_soft_break(text: &str, nl: usize) -> bool {
+    let bytes = text.as_bytes();
+    let line_start = bytes[..nl]
+        .iter()
+        .rposition(|&x| x == b'\n')
+        .map_or(0, |p| p + 1);
+    let line = text[line_start..nl].trim_end();
+    if line.len() < WRAP_WIDTH || line.trim_start().starts_with(['#', '|', '>']) {
+        return false;
+    }
+    let ends_inside = line.chars().next_back().is_some_and(|c| {
+        c.is_alphanumeric() || matches!(c, ',' | ')' | ']' | '`' | '"' | '\'' | '\u{201D}')
+    });
+    if !ends_inside {
+        return false;
+    }
+    let next = text[nl + 1..].trim_start_matches([' ', '\t']);
+    if !next.as_bytes().first().is_some_and(u8::is_ascii_lowercase) {
+        return false;
+    }
+    // "status: done": a line that opens with a label is an item of its own. A label names a
+    // thing; one that opens with a function word goes on from the line before ("been merged:
+    // two checks failed").
+    let first_clause = next.split([',', ';', '.', '\n']).next().unwrap_or("");
+    !first_clause.split_once(':').is_some_and(|(label, _)| {
+        let mut words = label.split_whitespace();
+        let opens_with_thing = words.next().is_some_and(|w| !is_stopword(w));
+        opens_with_thing && words.count() < 4
+    })
+}
+
 /// The byte of the quote that closes a span opened just before byte `from`: within
 /// [`MAX_QUOTED`] characters, on the same line; a closing single quote is not followed by a
 /// word character.
@@ -316,6 +358,13 @@ pub(super) fn lex(text: &str) -> Lexed {
         if c == ' ' {
             // Most characters between words are spaces: nothing to decide.
             prev = Some(c);
+            b = next_b;
+            continue;
+        }
+        if c == '\n' && !code && is_soft_break(text, b) {
+            // A hard-wrapped line goes on: the break is a space, as Markdown renders it.
+            prev = Some(' ');
+            fresh_line = false;
             b = next_b;
             continue;
         }
@@ -637,6 +686,44 @@ mod tests {
         assert_eq!(pieces("oauth2Token"), ["oauth2", "Token"]);
         assert_eq!(pieces("__"), Vec::<&str>::new());
         assert_eq!(pieces("Créer_Problème"), ["Créer", "Problème"]);
+    }
+
+    fn last_sentence_text(l: &Lexed, text: &str) -> String {
+        let s = l.sentences.last().expect("a sentence");
+        l.lexemes[s.first..s.last]
+            .iter()
+            .map(|x| &text[x.start()..x.end()])
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn a_hard_wrapped_line_goes_on_and_an_item_line_does_not() {
+        let sentences = |t: &str| lex(t).sentences.len();
+        let long = "I read the pull request and its review comments, but the pull request has not";
+        assert!(long.len() >= WRAP_WIDTH);
+        // A long line that ends inside its sentence, then lowercase: one sentence.
+        assert_eq!(sentences(&format!("{long}\nbeen merged yet.")), 1);
+        assert_eq!(
+            sentences(&format!("{long}\n  been merged: two checks failed.")),
+            1
+        );
+        // An item of its own: a short line, an ended sentence, a label, a capital, a heading,
+        // a blank line, code.
+        assert_eq!(sentences("nothing needed\nclosed issue #12"), 2);
+        assert_eq!(sentences(&format!("{long}.\nbeen merged")), 2);
+        assert_eq!(sentences(&format!("{long}\nissue #12: closed")), 2);
+        assert_eq!(sentences(&format!("{long}\nBeen merged")), 2);
+        assert_eq!(sentences(&format!("## {long}\nbeen merged")), 2);
+        assert_eq!(sentences(&format!("{long}\n\nbeen merged")), 2);
+        assert_eq!(sentences(&format!("```\n{long}\nbeen merged\n```")), 2);
+        // A numbered item keeps its break, and its number is still no word.
+        let l = lex(&format!("{long}\n1. merged"));
+        assert_eq!(l.sentences.len(), 2);
+        assert_eq!(
+            &last_sentence_text(&l, &format!("{long}\n1. merged")),
+            "merged"
+        );
     }
 
     #[test]
