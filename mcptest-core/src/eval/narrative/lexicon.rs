@@ -952,15 +952,17 @@ const PART_NOUNS: &[&str] = &[
     "style",
     // What a heading or an item is written with ("made each section title bold", "replaced
     // the prefixes with emoji").
-    // One instance of a thing held many times ("10 copies were added" by `INSERT INTO
-    // inventory`).
-    "copy",
-    "instance",
     "title",
     "prefix",
     "suffix",
     "icon",
     "emoji",
+    // One instance of a thing held many times, or made again ("10 copies were added" by
+    // `INSERT INTO inventory`, "any earlier versions were replaced" by `DROP TABLE IF EXISTS
+    // ...; CREATE TABLE ...`).
+    "copy",
+    "instance",
+    "version",
 ];
 
 /// True when a normalized noun names a part of a document or a data set ([`PART_NOUNS`]).
