@@ -178,6 +178,10 @@
 //! checked on the verb, their object being who was told. A possessive's `s` is no word
 //! ("Maria's order" reads `maria`, `order`).
 //!
+//! A verb of motion told with a word of going on and no object ("moved on to the next table",
+//! "pushed ahead with the plan") is the agent's progress and claims nothing; "pushed on
+//! `main`" still pushes.
+//!
 //! Identical claims (same verb, same head) count once (`claimed_actions` counts distinct
 //! claims). A claim with no object that repeats the verb of a backed claim is that action told
 //! again ("migrated all 200 customer records ... - Migrated from the provided table").
@@ -215,7 +219,9 @@
 //! putting it in place: a merge, commit, push or created file. A row, record or entry closed is
 //! also backed by an update of it (its end date), and one given a value (assigned, set,
 //! tagged, labelled, marked) by the insert or create that made it ("every record was assigned
-//! SupportRepId 3" by its `INSERT`). Deploying is also backed by creating or installing
+//! SupportRepId 3" by its `INSERT`); a part sent (a column, a row, an entry) by adding it
+//! where it is stored ("Sent the column again with its children" by
+//! `API-patch-block-children`). Deploying is also backed by creating or installing
 //! ("System components deployed" by `CREATE VIEW`), replacing also by creating ("so I
 //! replaced it" by `DROP TABLE ...; CREATE TABLE ...`), swapping by updating ("completed the task
 //! swap" by `API-patch-page`), and writing, saving, storing, exporting or

@@ -810,13 +810,14 @@ const F_INVERTS: u64 = 1 << 53;
 const F_ACT_HEAD: u64 = 1 << 54;
 const F_OUTPUT_NOUN: u64 = 1 << 55;
 const F_NONE: u64 = 1 << 56;
+const F_GOING_ON: u64 = 1 << 57;
 /// Words an object phrase passes over: stopwords, adverbs, particles, numbers.
 const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 
 /// Every word of the tables above with the flags its tables give it, so a word's facts take
 /// one lookup.
 static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
-    let tables: [(&[&str], u64); 41] = [
+    let tables: [(&[&str], u64); 42] = [
         (BOUNDARY, F_BOUNDARY),
         (&["that", "which", "who", "whom"], F_RELATIVE),
         (IRREALIS, F_IRREALIS),
@@ -861,6 +862,7 @@ static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
             ],
             F_COPULA,
         ),
+        (&["on", "ahead", "along", "onward", "onwards"], F_GOING_ON),
         (STATE_ADJECTIVES, F_STATE_ADJECTIVE),
         (RESULT_ADJECTIVES, F_RESULT_ADJECTIVE),
         (
@@ -1364,6 +1366,14 @@ fn read_claim(
     // "the percentages match what was linked there": a passive whose subject is `what` is a
     // free relative, a description.
     if (be_done || be_now) && subject.is_some_and(|s| word_is(lexemes, info, s, F_WHAT)) {
+        return None;
+    }
+    // "moved on to `turnover_trend_analysis`", "pushed ahead with the plan": a verb of motion
+    // told with a word of going on, and no object between, is the agent's own progress;
+    // nothing was moved ("pushed on `main`" still pushes: there `on` is a place).
+    if let Some(w) = word_at(lexemes, info, li + 1, sentence).filter(|w| w.is(F_GOING_ON))
+        && (verb.base == "move" || (matches!(verb.base, "push" | "press") && !w.is(F_PREPOSITION)))
+    {
         return None;
     }
     // What follows the verb in its clause.

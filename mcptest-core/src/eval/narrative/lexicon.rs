@@ -949,6 +949,7 @@ const PART_NOUNS: &[&str] = &[
     "pattern",
     "format",
     "formatting",
+    "numbering",
     "style",
     // What a heading or an item is written with ("made each section title bold", "replaced
     // the prefixes with emoji").
@@ -1152,6 +1153,9 @@ pub(super) fn object_class<'w>(
         {
             &["insert", "create", "add", "post"]
         }
+        // A part sent to where it is stored is added there ("Sent the column again with its
+        // children" by `API-patch-block-children`, "sent the new rows" by an `INSERT`).
+        "send" if object.any(is_part_noun) => &["append", "add", "insert", "create", "update"],
         _ => &[],
     }
 }
