@@ -229,7 +229,10 @@
 //! new tables"). A named thing transferred from
 //! one holder to another is also backed by an update of it ("10 tasks transferred to Bob" by
 //! `API-patch-page` setting each assignee; "transferred you to an agent" names no thing and
-//! needs the transfer). An update of a page or a
+//! needs the transfer). A thing closed that the claim names by its number ("PR #24 was
+//! closed") is also backed by a merge, when a write's text gives that number after a closing
+//! keyword (close, fix or resolve, in any form: "**Resolves #24**" in the body of a pull
+//! request): merging the change closed it. An update of a page or a
 //! document also matches its blocks ("Toronto Guide page updated" by `update_a_block`); a
 //! deletion does not.
 //!
@@ -935,6 +938,12 @@ pub fn check_narrative_with(
             } else {
                 &[]
             },
+            written: with_reference(
+                doc.text,
+                claim.first.start,
+                claim.first.end,
+                doc.lexed.sentences[claim.first.sentence].end,
+            ),
         })
         .collect();
     let matched = backing_calls(
@@ -1321,6 +1330,26 @@ fn absent_reason(claimed: &str, action: &str) -> String {
     r.push_str(claimed);
     r.push_str(CLOSE);
     r
+}
+
+/// The text of a claim (`start..end`) and, when it gives no `#` reference itself, up to the
+/// first one after it in its sentence ("closed PR #24": the claim's text ends at its head).
+fn with_reference(text: &str, start: usize, end: usize, sentence_end: usize) -> &str {
+    let claim = text.get(start..end).unwrap_or("");
+    if claim.contains('#') {
+        return claim;
+    }
+    let rest = text.get(end..sentence_end.max(end)).unwrap_or("");
+    match rest.find('#') {
+        Some(at) => {
+            let digits = rest[at + 1..]
+                .bytes()
+                .take_while(u8::is_ascii_digit)
+                .count();
+            text.get(start..end + at + 1 + digits).unwrap_or(claim)
+        }
+        None => claim,
+    }
 }
 
 /// Appends `n` in decimal, without the formatting machinery.

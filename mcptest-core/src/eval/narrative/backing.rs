@@ -52,6 +52,8 @@ pub(super) struct Query<'q> {
     /// bug"): its object words as written, without the other words tools name them by, when
     /// a write's text may name them all.
     pub outcome: &'q [u32],
+    /// The claim as first written ("PR #24 was closed"): the numbers it gives after `#`.
+    pub written: &'q str,
 }
 
 /// Lists of `u32` keyed by small integers (word ids), stored contiguously.
@@ -282,6 +284,9 @@ pub(super) fn backing_calls(
                     }
                 }
             }
+            if m.is_empty() {
+                m.extend(closed_by_keyword(q, &writes, calls, evidence, arena, vocab));
+            }
         }
     }
     for m in &mut matched {
@@ -289,6 +294,106 @@ pub(super) fn backing_calls(
         m.dedup();
     }
     matched
+}
+
+/// The words that close an issue or a pull request named right after them when the change
+/// that carries them is merged ("Resolves #24" in a pull request's body, "Fixes #12" in a
+/// commit message): GitHub's closing keywords.
+const CLOSING_KEYWORDS: &[&str] = &[
+    "close", "closes", "closed", "fix", "fixes", "fixed", "resolve", "resolves", "resolved",
+];
+
+/// For a claim of closing a thing named by its number ("PR #24 was closed"): the merges of
+/// the trace, when a write's text gives the number after a closing keyword ("**Resolves
+/// #24**"). Merging that change closed it; no call of its own did.
+fn closed_by_keyword(
+    q: &Query<'_>,
+    writes: &[usize],
+    calls: &[ToolCall],
+    evidence: &[CallEvidence],
+    arena: &Arena,
+    vocab: &Vocab<'_>,
+) -> Vec<usize> {
+    let (Some(close), Some(merge)) = (vocab.id("close"), vocab.id("merge")) else {
+        return Vec::new();
+    };
+    if q.vague || !q.class.contains(&close) {
+        return Vec::new();
+    }
+    let numbers: Vec<&str> = q
+        .written
+        .split('#')
+        .skip(1)
+        .map(|after| {
+            let n = after.bytes().take_while(u8::is_ascii_digit).count();
+            &after[..n]
+        })
+        .filter(|n| !n.is_empty())
+        .collect();
+    if numbers.is_empty() {
+        return Vec::new();
+    }
+    let merges: Vec<usize> = (0..evidence.len())
+        .filter(|&c| evidence[c].performs_by_name(arena, &[merge]))
+        .collect();
+    let stated = |c: &usize| {
+        calls[*c]
+            .args
+            .as_ref()
+            .is_some_and(|a| numbers.iter().any(|n| names_closing(a, n)))
+    };
+    if merges.is_empty() || !writes.iter().any(stated) {
+        return Vec::new();
+    }
+    merges
+}
+
+/// True when a string value of `args` (the first [`OUTCOME_TEXT`] bytes of each) holds a
+/// closing keyword followed by `#number` (emphasis and spaces between), the number ending
+/// there.
+fn names_closing(args: &serde_json::Value, number: &str) -> bool {
+    let mut stack = vec![args];
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::String(s) if states_closing(clip(s, OUTCOME_TEXT), number) => {
+                return true;
+            }
+            serde_json::Value::Array(a) => stack.extend(a.iter()),
+            serde_json::Value::Object(o) => stack.extend(o.values()),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// True when `text` holds `<closing keyword> #<number>` ([`names_closing`]).
+fn states_closing(text: &str, number: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(at) = text[from..].find('#').map(|i| from + i) {
+        from = at + 1;
+        let digits = &bytes[at + 1..];
+        let follows = digits.starts_with(number.as_bytes())
+            && !digits.get(number.len()).is_some_and(|b| b.is_ascii_digit());
+        if !follows {
+            continue;
+        }
+        // The word before the `#`, past spaces and emphasis.
+        let before = text[..at].trim_end_matches([' ', '*', '_', ':']);
+        let word_start = before
+            .char_indices()
+            .rev()
+            .find(|(_, c)| !c.is_ascii_alphabetic())
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        let word = &before[word_start..];
+        if CLOSING_KEYWORDS
+            .iter()
+            .any(|k| k.eq_ignore_ascii_case(word))
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// The most text of one call's string values read for an outcome's words.
@@ -611,6 +716,21 @@ mod tests {
         // cut inside a character does not panic.
         assert!(!names(&long, &bug));
         assert!(names(&short, &bug));
+    }
+
+    #[test]
+    fn a_closing_keyword_names_the_number_after_it() {
+        assert!(states_closing("Prepares CI.\n\n**Resolves #24**", "24"));
+        assert!(states_closing("fixes: #24", "24"));
+        assert!(!states_closing("Closes  **#24** and #25", "25"));
+        assert!(states_closing("closes #24, closes #25", "25"));
+        // Another number, a word that does not close, no keyword at all.
+        assert!(!states_closing("Resolves #245", "24"));
+        assert!(!states_closing("Relates to #24", "24"));
+        assert!(!states_closing("#24", "24"));
+        // Text before the `#` that is not ASCII is read by characters.
+        assert!(!states_closing("é#24 ü#24", "24"));
+        assert!(states_closing("résolu. Fixed #7", "7"));
     }
 
     #[test]
