@@ -191,6 +191,9 @@ pub(super) fn backing_calls(
         }
         matched.push(m);
     }
+    // Closing by keyword, read when a claim first needs it.
+    let (close, merge) = (vocab.id("close"), vocab.id("merge"));
+    let mut closing: Option<Closing<'_>> = None;
     if !failed.is_empty() {
         let deep = Deep::build(
             queries,
@@ -284,8 +287,15 @@ pub(super) fn backing_calls(
                     }
                 }
             }
-            if m.is_empty() {
-                m.extend(closed_by_keyword(q, &writes, calls, evidence, arena, vocab));
+            if m.is_empty()
+                && !q.vague
+                && let (Some(close), Some(merge)) = (close, merge)
+                && q.class.contains(&close)
+                && q.written.contains('#')
+            {
+                let closing = closing
+                    .get_or_insert_with(|| Closing::read(&writes, calls, evidence, arena, merge));
+                m.extend_from_slice(closing.backing(q));
             }
         }
     }
@@ -303,79 +313,71 @@ const CLOSING_KEYWORDS: &[&str] = &[
     "close", "closes", "closed", "fix", "fixes", "fixed", "resolve", "resolves", "resolved",
 ];
 
-/// For a claim of closing a thing named by its number ("PR #24 was closed"): the merges of
-/// the trace, when a write's text gives the number after a closing keyword ("**Resolves
-/// #24**"). Merging that change closed it; no call of its own did.
-fn closed_by_keyword(
-    q: &Query<'_>,
-    writes: &[usize],
-    calls: &[ToolCall],
-    evidence: &[CallEvidence],
-    arena: &Arena,
-    vocab: &Vocab<'_>,
-) -> Vec<usize> {
-    let (Some(close), Some(merge)) = (vocab.id("close"), vocab.id("merge")) else {
-        return Vec::new();
-    };
-    if q.vague || !q.class.contains(&close) {
-        return Vec::new();
+/// The merges of a trace and the numbers its writes close by keyword ([`closing_numbers`]),
+/// read once, when a claim first asks.
+struct Closing<'c> {
+    merges: Vec<usize>,
+    numbers: Vec<&'c str>,
+}
+
+impl<'c> Closing<'c> {
+    fn read(
+        writes: &[usize],
+        calls: &'c [ToolCall],
+        evidence: &[CallEvidence],
+        arena: &Arena,
+        merge: u32,
+    ) -> Self {
+        let merges: Vec<usize> = (0..evidence.len())
+            .filter(|&c| evidence[c].performs_by_name(arena, &[merge]))
+            .collect();
+        let mut numbers = Vec::new();
+        if !merges.is_empty() {
+            for &c in writes {
+                let Some(args) = &calls[c].args else { continue };
+                let mut stack = vec![args];
+                while let Some(v) = stack.pop() {
+                    match v {
+                        serde_json::Value::String(s) => {
+                            closing_numbers(clip(s, OUTCOME_TEXT), &mut numbers);
+                        }
+                        serde_json::Value::Array(a) => stack.extend(a.iter()),
+                        serde_json::Value::Object(o) => stack.extend(o.values()),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        Closing { merges, numbers }
     }
-    let numbers: Vec<&str> = q
-        .written
-        .split('#')
-        .skip(1)
-        .map(|after| {
+
+    /// For a claim of closing a thing named by its number ("PR #24 was closed"): the merges
+    /// of the trace, when a write's text gives that number after a closing keyword
+    /// ("**Resolves #24**"). Merging that change closed it; no call of its own did.
+    fn backing(&self, q: &Query<'_>) -> &[usize] {
+        let mut claimed = q.written.split('#').skip(1).map(|after| {
             let n = after.bytes().take_while(u8::is_ascii_digit).count();
             &after[..n]
-        })
-        .filter(|n| !n.is_empty())
-        .collect();
-    if numbers.is_empty() {
-        return Vec::new();
-    }
-    let merges: Vec<usize> = (0..evidence.len())
-        .filter(|&c| evidence[c].performs_by_name(arena, &[merge]))
-        .collect();
-    let stated = |c: &usize| {
-        calls[*c]
-            .args
-            .as_ref()
-            .is_some_and(|a| numbers.iter().any(|n| names_closing(a, n)))
-    };
-    if merges.is_empty() || !writes.iter().any(stated) {
-        return Vec::new();
-    }
-    merges
-}
-
-/// True when a string value of `args` (the first [`OUTCOME_TEXT`] bytes of each) holds a
-/// closing keyword followed by `#number` (emphasis and spaces between), the number ending
-/// there.
-fn names_closing(args: &serde_json::Value, number: &str) -> bool {
-    let mut stack = vec![args];
-    while let Some(v) = stack.pop() {
-        match v {
-            serde_json::Value::String(s) if states_closing(clip(s, OUTCOME_TEXT), number) => {
-                return true;
-            }
-            serde_json::Value::Array(a) => stack.extend(a.iter()),
-            serde_json::Value::Object(o) => stack.extend(o.values()),
-            _ => {}
+        });
+        if claimed.any(|n| !n.is_empty() && self.numbers.contains(&n)) {
+            &self.merges
+        } else {
+            &[]
         }
     }
-    false
 }
 
-/// True when `text` holds `<closing keyword> #<number>` ([`names_closing`]).
-fn states_closing(text: &str, number: &str) -> bool {
-    let bytes = text.as_bytes();
+/// Appends the numbers `text` gives after a closing keyword: `<keyword> #<number>`, with
+/// spaces, emphasis or a colon between ("**Resolves #24**", "fixes: #7").
+fn closing_numbers<'c>(text: &'c str, out: &mut Vec<&'c str>) {
     let mut from = 0;
     while let Some(at) = text[from..].find('#').map(|i| from + i) {
         from = at + 1;
-        let digits = &bytes[at + 1..];
-        let follows = digits.starts_with(number.as_bytes())
-            && !digits.get(number.len()).is_some_and(|b| b.is_ascii_digit());
-        if !follows {
+        let digits = text[at + 1..]
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .count();
+        if digits == 0 {
             continue;
         }
         // The word before the `#`, past spaces and emphasis.
@@ -390,10 +392,9 @@ fn states_closing(text: &str, number: &str) -> bool {
             .iter()
             .any(|k| k.eq_ignore_ascii_case(word))
         {
-            return true;
+            out.push(&text[at + 1..at + 1 + digits]);
         }
     }
-    false
 }
 
 /// The most text of one call's string values read for an outcome's words.
@@ -720,17 +721,21 @@ mod tests {
 
     #[test]
     fn a_closing_keyword_names_the_number_after_it() {
-        assert!(states_closing("Prepares CI.\n\n**Resolves #24**", "24"));
-        assert!(states_closing("fixes: #24", "24"));
-        assert!(!states_closing("Closes  **#24** and #25", "25"));
-        assert!(states_closing("closes #24, closes #25", "25"));
-        // Another number, a word that does not close, no keyword at all.
-        assert!(!states_closing("Resolves #245", "24"));
-        assert!(!states_closing("Relates to #24", "24"));
-        assert!(!states_closing("#24", "24"));
+        let numbers = |t: &'static str| {
+            let mut out = Vec::new();
+            closing_numbers(t, &mut out);
+            out
+        };
+        assert_eq!(numbers("Prepares CI.\n\n**Resolves #24**"), ["24"]);
+        assert_eq!(numbers("fixes: #24, closes #25 and #26"), ["24", "25"]);
+        assert_eq!(numbers("Resolves #245"), ["245"]);
+        // A word that does not close, no keyword, no number.
+        assert!(numbers("Relates to #24").is_empty());
+        assert!(numbers("#24 #").is_empty());
+        assert!(numbers("Fixes #").is_empty());
         // Text before the `#` that is not ASCII is read by characters.
-        assert!(!states_closing("é#24 ü#24", "24"));
-        assert!(states_closing("résolu. Fixed #7", "7"));
+        assert!(numbers("é#24 ü#24").is_empty());
+        assert_eq!(numbers("résolu. Fixed #7"), ["7"]);
     }
 
     #[test]
