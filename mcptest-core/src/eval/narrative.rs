@@ -180,7 +180,11 @@
 //!
 //! A verb of motion told with a word of going on and no object ("moved on to the next table",
 //! "pushed ahead with the plan") is the agent's progress and claims nothing; "pushed on
-//! `main`" still pushes.
+//! `main`" still pushes. Returning with nothing given back and no noun before it ("All three
+//! returned without errors") is a call's answer; "returned the item" and "Order #W48
+//! returned" name what was given back. A participle opening its clause before a noun and an
+//! auxiliary written as a word ("Closed issues were read") qualifies that noun, the clause's
+//! subject; "Updated employee 10001's salary" still claims (a possessive is no auxiliary).
 //!
 //! Identical claims (same verb, same head) count once (`claimed_actions` counts distinct
 //! claims). A claim with no object that repeats the verb of a backed claim is that action told
@@ -222,7 +226,8 @@
 //! SupportRepId 3" by its `INSERT`); a part sent (a column, a row, an entry) by adding it
 //! where it is stored ("Sent the column again with its children" by
 //! `API-patch-block-children`). Deploying is also backed by creating or installing
-//! ("System components deployed" by `CREATE VIEW`), replacing also by creating ("so I
+//! ("System components deployed" by `CREATE VIEW`), restoring also by updating ("restored
+//! that test data" by the `UPDATE` that set the old values back), replacing also by creating ("so I
 //! replaced it" by `DROP TABLE ...; CREATE TABLE ...`), swapping by updating ("completed the task
 //! swap" by `API-patch-page`), and writing, saving, storing, exporting or
 //! logging something to a place also by an update of the place ("wrote the findings to four

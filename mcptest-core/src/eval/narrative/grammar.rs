@@ -811,13 +811,15 @@ const F_ACT_HEAD: u64 = 1 << 54;
 const F_OUTPUT_NOUN: u64 = 1 << 55;
 const F_NONE: u64 = 1 << 56;
 const F_GOING_ON: u64 = 1 << 57;
+/// An auxiliary written as a word of its own ("were", "has"; not the `'s` of "Maria's").
+const F_AUX_WORD: u64 = 1 << 58;
 /// Words an object phrase passes over: stopwords, adverbs, particles, numbers.
 const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 
 /// Every word of the tables above with the flags its tables give it, so a word's facts take
 /// one lookup.
 static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
-    let tables: [(&[&str], u64); 42] = [
+    let tables: [(&[&str], u64); 45] = [
         (BOUNDARY, F_BOUNDARY),
         (&["that", "which", "who", "whom"], F_RELATIVE),
         (IRREALIS, F_IRREALIS),
@@ -832,6 +834,9 @@ static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
         (BE_DONE, F_BE_DONE),
         (BE_NOW, F_BE_NOW),
         (HAVE, F_HAVE),
+        (BE_DONE, F_AUX_WORD),
+        (BE_NOW, F_AUX_WORD),
+        (HAVE, F_AUX_WORD),
         (ADVERBS, F_ADVERB),
         (NOT_ADVERBS, F_NOT_ADVERB),
         (DONE_ADVERBS, F_DONE_ADVERB),
@@ -1376,6 +1381,20 @@ fn read_claim(
     {
         return None;
     }
+    // "Closed issues were read", "Updated rows are listed below": a participle opening its
+    // clause, then a noun and a finite auxiliary, qualifies that noun, the clause's subject.
+    if subject.is_none()
+        && !(be_done || be_now || perfect)
+        && word_at(lexemes, info, li + 1, sentence).is_some_and(|w| {
+            // A noun, also one spelled as a verb's base or third person ("issues", "orders").
+            w.verb
+                .is_none_or(|v| matches!(v.form, Form::Base | Form::Third))
+                && !w.is(F_FILLER | F_PREPOSITION | F_DETERMINER)
+        })
+        && word_at(lexemes, info, li + 2, sentence).is_some_and(|w| w.is(F_AUX_WORD))
+    {
+        return None;
+    }
     // What follows the verb in its clause.
     let next = next_in_clause(lexemes, info, li);
     // "changed no data", "created nothing new": an object of none is no act.
@@ -1654,6 +1673,16 @@ fn read_claim(
                 .head
                 .or(head)
                 .is_some_and(|h| lexemes[h].kind == Kind::Word && info[h].action.is_some()) =>
+        {
+            return None;
+        }
+        // "All three returned without errors", "it returned 200": returning, with no thing
+        // given back and no noun before it, is what a call does when it answers (or going back
+        // somewhere); a thing given back is named ("returned the item", "the items were
+        // returned", "Order #W48 returned").
+        "return"
+            if claim.head.or(head).is_none()
+                && (voice == Voice::Active || !(be_done || be_now)) =>
         {
             return None;
         }

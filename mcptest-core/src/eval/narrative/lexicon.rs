@@ -1072,6 +1072,9 @@ pub(super) fn one_way_class(base: &str) -> &'static [&'static str] {
         "swap" => &["update", "patch", "modify", "edit"],
         // Deploying puts a thing in place: "System components deployed" by `CREATE VIEW ...`.
         "deploy" => &["create", "install"],
+        // Restoring data sets it back ("restored that test data the same way" by an `UPDATE`
+        // that sets the old values).
+        "restore" => &["update", "set", "revert", "reset"],
         _ => &[],
     }
 }
