@@ -90,7 +90,8 @@
 //! 3. Nothing before it in its clause **negates** it (`not`, `never`, `no`, `unable`,
 //!    `cannot`, `failed`, any `n't`; a clause opened by `nor`: "neither merged nor closed"; a
 //!    negation opening a listed subject: "No branches, files or PRs were created", "no branch,
-//!    commit or PR"; a negation before a list of participles: "not been updated, rebased or
+//!    commit or PR", also past an aside on a member ("No views, indexes (beyond the PKs) or
+//!    refreshes were created"); a negation before a list of participles: "not been updated, rebased or
 //!    merged"; a negated subject before a list of participles: "No items opened, closed or
 //!    commented on"; an object of none: "changed no data", "created nothing")
 //!    or makes it **unreal**: a condition (`if`, `unless`,

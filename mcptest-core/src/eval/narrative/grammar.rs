@@ -2307,6 +2307,14 @@ fn negated_before(lexemes: &[Lexeme], info: &Infos<'_>, j: usize, floor: usize) 
         if is_list_comma(lexemes, k) {
             continue;
         }
+        // "No views, indexes (beyond the PKs) or refreshes": an aside on one member is passed
+        // over.
+        if l.kind == Kind::Close
+            && let Some(open) = aside_open(lexemes, k, floor)
+        {
+            k = open;
+            continue;
+        }
         let verb = w
             .verb
             .is_some_and(|v| !matches!(v.form, Form::Base | Form::Third));
