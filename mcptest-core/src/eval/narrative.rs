@@ -417,7 +417,7 @@ pub use evidence::ToolHint;
 
 use crate::fasthash::{HashMap, HashSet, ShortTable, Text, same_bytes};
 use crate::trace::{Run, ToolCall, split_wire_name};
-use backing::{Query, Trace, backing_calls};
+use backing::{Query, Trace, backing_calls, with_reference};
 use evidence::{Arena, Args, CallEvidence, NameFacts, Pieces};
 use grammar::{Infos, NO_SPELLING, Phrases, QUOTED, RawClaim, WordInfo};
 use lexicon::{has_digit, is_into_verb, is_stopword, normalize, verb_class};
@@ -1338,26 +1338,6 @@ fn absent_reason(claimed: &str, action: &str) -> String {
     r
 }
 
-/// The text of a claim (`start..end`) and, when it gives no `#` reference itself, up to the
-/// first one after it in its sentence ("closed PR #24": the claim's text ends at its head).
-fn with_reference(text: &str, start: usize, end: usize, sentence_end: usize) -> &str {
-    let claim = text.get(start..end).unwrap_or("");
-    if claim.contains('#') {
-        return claim;
-    }
-    let rest = text.get(end..sentence_end.max(end)).unwrap_or("");
-    match rest.find('#') {
-        Some(at) => {
-            let digits = rest[at + 1..]
-                .bytes()
-                .take_while(u8::is_ascii_digit)
-                .count();
-            text.get(start..end + at + 1 + digits).unwrap_or(claim)
-        }
-        None => claim,
-    }
-}
-
 /// Appends `n` in decimal, without the formatting machinery.
 fn push_decimal(out: &mut String, mut n: usize) {
     let mut digits = [0u8; 20];
@@ -1383,17 +1363,24 @@ fn json_prose(text: &str) -> Option<String> {
         return None;
     }
     let v: Value = serde_json::from_str(t).ok()?;
-    let mut out = Vec::new();
-    let mut stack = vec![&v];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::String(s) => out.push(s.as_str()),
-            Value::Array(xs) => stack.extend(xs.iter().rev()),
-            Value::Object(m) => stack.extend(m.values().rev()),
-            _ => {}
-        }
-    }
+    let out: Vec<&str> = string_values(&v).collect();
     (!out.is_empty()).then(|| out.join("\n"))
+}
+
+/// The string values of a JSON value, nested ones included, in document order.
+fn string_values(v: &Value) -> impl Iterator<Item = &str> {
+    let mut stack = vec![v];
+    std::iter::from_fn(move || {
+        while let Some(v) = stack.pop() {
+            match v {
+                Value::String(s) => return Some(s.as_str()),
+                Value::Array(xs) => stack.extend(xs.iter().rev()),
+                Value::Object(m) => stack.extend(m.values().rev()),
+                _ => {}
+            }
+        }
+        None
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2235,6 +2222,13 @@ fn starts_with_words(text: &str, value: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn string_values_are_read_in_document_order() {
+        let v = serde_json::json!({"a": "x", "b": ["y", {"c": "z", "d": 1}], "e": true, "f": "w"});
+        assert_eq!(string_values(&v).collect::<Vec<_>>(), ["x", "y", "z", "w"]);
+        assert_eq!(string_values(&Value::Null).count(), 0);
+    }
 
     #[test]
     fn decimals_are_written_as_format_writes_them() {

@@ -17,10 +17,10 @@
 //! Both rounds look words up in lists keyed by word id, built by counting sort and holding only
 //! the words claims ask about, so a long trace costs one pass over its calls and no sorting.
 
-use super::Vocab;
 use super::evidence::{Arena, CallEvidence, Pieces};
 use super::lexicon::has_digit;
 use super::tokenize::clip;
+use super::{Vocab, string_values};
 use crate::fasthash::{FastHasher, HashMap};
 use crate::trace::ToolCall;
 use std::hash::Hasher;
@@ -191,10 +191,10 @@ pub(super) fn backing_calls(
         }
         matched.push(m);
     }
-    // Closing by keyword, read when a claim first needs it.
-    let (close, merge) = (vocab.id("close"), vocab.id("merge"));
-    let mut closing: Option<Closing<'_>> = None;
     if !failed.is_empty() {
+        // Closing by keyword, read when a claim first needs it.
+        let (close, merge) = (vocab.id("close"), vocab.id("merge"));
+        let mut closing: Option<Closing<'_>> = None;
         let deep = Deep::build(
             queries,
             &failed,
@@ -293,8 +293,8 @@ pub(super) fn backing_calls(
                 && q.class.contains(&close)
                 && q.written.contains('#')
             {
-                let closing = closing
-                    .get_or_insert_with(|| Closing::read(&writes, calls, evidence, arena, merge));
+                let closing =
+                    closing.get_or_insert_with(|| Closing::read(&writes, calls, &by_action, merge));
                 m.extend_from_slice(closing.backing(q));
             }
         }
@@ -321,31 +321,16 @@ struct Closing<'c> {
 }
 
 impl<'c> Closing<'c> {
-    fn read(
-        writes: &[usize],
-        calls: &'c [ToolCall],
-        evidence: &[CallEvidence],
-        arena: &Arena,
-        merge: u32,
-    ) -> Self {
-        let merges: Vec<usize> = (0..evidence.len())
-            .filter(|&c| evidence[c].performs_by_name(arena, &[merge]))
-            .collect();
+    fn read(writes: &[usize], calls: &'c [ToolCall], by_action: &Lists, merge: u32) -> Self {
+        let merges: Vec<usize> = performing(by_action, std::slice::from_ref(&merge)).collect();
         let mut numbers = Vec::new();
         if !merges.is_empty() {
-            for &c in writes {
-                let Some(args) = &calls[c].args else { continue };
-                let mut stack = vec![args];
-                while let Some(v) = stack.pop() {
-                    match v {
-                        serde_json::Value::String(s) => {
-                            closing_numbers(clip(s, OUTCOME_TEXT), &mut numbers);
-                        }
-                        serde_json::Value::Array(a) => stack.extend(a.iter()),
-                        serde_json::Value::Object(o) => stack.extend(o.values()),
-                        _ => {}
-                    }
-                }
+            for s in writes
+                .iter()
+                .filter_map(|&c| calls[c].args.as_ref())
+                .flat_map(string_values)
+            {
+                closing_numbers(clip(s, OUTCOME_TEXT), &mut numbers);
             }
         }
         Closing { merges, numbers }
@@ -355,15 +340,35 @@ impl<'c> Closing<'c> {
     /// of the trace, when a write's text gives that number after a closing keyword
     /// ("**Resolves #24**"). Merging that change closed it; no call of its own did.
     fn backing(&self, q: &Query<'_>) -> &[usize] {
-        let mut claimed = q.written.split('#').skip(1).map(|after| {
-            let n = after.bytes().take_while(u8::is_ascii_digit).count();
-            &after[..n]
-        });
+        let mut claimed = q.written.split('#').skip(1).map(reference_number);
         if claimed.any(|n| !n.is_empty() && self.numbers.contains(&n)) {
             &self.merges
         } else {
             &[]
         }
+    }
+}
+
+/// The number a `#` reference gives: the digits right after the `#` (`after` starts there).
+fn reference_number(after: &str) -> &str {
+    &after[..after.bytes().take_while(u8::is_ascii_digit).count()]
+}
+
+/// The text of a claim (`start..end`) and, when it gives no `#` reference itself, up to the
+/// first one after it in its sentence ("closed PR #24": the claim's text ends at its head).
+pub(super) fn with_reference(text: &str, start: usize, end: usize, sentence_end: usize) -> &str {
+    let claim = text.get(start..end).unwrap_or("");
+    if claim.contains('#') {
+        return claim;
+    }
+    let rest = text.get(end..sentence_end.max(end)).unwrap_or("");
+    match rest.find('#') {
+        Some(at) => {
+            let number = reference_number(&rest[at + 1..]);
+            text.get(start..end + at + 1 + number.len())
+                .unwrap_or(claim)
+        }
+        None => claim,
     }
 }
 
@@ -373,11 +378,8 @@ fn closing_numbers<'c>(text: &'c str, out: &mut Vec<&'c str>) {
     let mut from = 0;
     while let Some(at) = text[from..].find('#').map(|i| from + i) {
         from = at + 1;
-        let digits = text[at + 1..]
-            .bytes()
-            .take_while(u8::is_ascii_digit)
-            .count();
-        if digits == 0 {
+        let number = reference_number(&text[at + 1..]);
+        if number.is_empty() {
             continue;
         }
         // The word before the `#`, past spaces and emphasis.
@@ -392,7 +394,7 @@ fn closing_numbers<'c>(text: &'c str, out: &mut Vec<&'c str>) {
             .iter()
             .any(|k| k.eq_ignore_ascii_case(word))
         {
-            out.push(&text[at + 1..at + 1 + digits]);
+            out.push(number);
         }
     }
 }
@@ -414,29 +416,21 @@ fn names_every_word<'a>(
     let mut left = words.len();
     let mut budget = OUTCOME_TEXT;
     let mut ps = Vec::new();
-    let mut stack = vec![args];
-    while let Some(v) = stack.pop() {
-        match v {
-            serde_json::Value::String(s) => {
-                let s = clip(s, budget);
-                budget -= s.len();
-                ps.clear();
-                pieces.split(s, vocab, &mut ps);
-                for p in &ps {
-                    for (i, &w) in words.iter().enumerate() {
-                        if !found[i] && w == p.id {
-                            found[i] = true;
-                            left -= 1;
-                        }
-                    }
-                }
-                if left == 0 || budget == 0 {
-                    break;
+    for s in string_values(args) {
+        let s = clip(s, budget);
+        budget -= s.len();
+        ps.clear();
+        pieces.split(s, vocab, &mut ps);
+        for p in &ps {
+            for (i, &w) in words.iter().enumerate() {
+                if !found[i] && w == p.id {
+                    found[i] = true;
+                    left -= 1;
                 }
             }
-            serde_json::Value::Array(a) => stack.extend(a.iter().rev()),
-            serde_json::Value::Object(o) => stack.extend(o.values().rev()),
-            _ => {}
+        }
+        if left == 0 || budget == 0 {
+            break;
         }
     }
     left == 0
@@ -736,6 +730,20 @@ mod tests {
         // Text before the `#` that is not ASCII is read by characters.
         assert!(numbers("é#24 ü#24").is_empty());
         assert_eq!(numbers("résolu. Fixed #7"), ["7"]);
+    }
+
+    #[test]
+    fn a_claim_takes_the_reference_after_it_when_it_gives_none() {
+        let t = "I closed PR #24 and #25 today. Then #26.";
+        let claim = t.find(" #24").unwrap();
+        let end = t.find('.').unwrap();
+        // The claim's own text ends at its head: the first reference after it, in its sentence.
+        assert_eq!(with_reference(t, 2, claim, end), "closed PR #24");
+        // A reference of its own is all it takes; a later sentence gives none.
+        assert_eq!(with_reference(t, 2, claim + 4, end), "closed PR #24");
+        assert_eq!(with_reference("Closed it. See #3", 0, 9, 10), "Closed it");
+        assert_eq!(reference_number("24**"), "24");
+        assert_eq!(reference_number("x24"), "");
     }
 
     #[test]
