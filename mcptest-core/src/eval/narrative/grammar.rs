@@ -819,7 +819,7 @@ const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 /// Every word of the tables above with the flags its tables give it, so a word's facts take
 /// one lookup.
 static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
-    let tables: [(&[&str], u64); 45] = [
+    let tables: [(&[&str], u64); 42] = [
         (BOUNDARY, F_BOUNDARY),
         (&["that", "which", "who", "whom"], F_RELATIVE),
         (IRREALIS, F_IRREALIS),
@@ -834,9 +834,6 @@ static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
         (BE_DONE, F_BE_DONE),
         (BE_NOW, F_BE_NOW),
         (HAVE, F_HAVE),
-        (BE_DONE, F_AUX_WORD),
-        (BE_NOW, F_AUX_WORD),
-        (HAVE, F_AUX_WORD),
         (ADVERBS, F_ADVERB),
         (NOT_ADVERBS, F_NOT_ADVERB),
         (DONE_ADVERBS, F_DONE_ADVERB),
@@ -935,6 +932,11 @@ impl WordInfo {
         };
         let table = listed(lower);
         let mut f = table & !(F_NOT_ADVERB | F_NOT_ING);
+        // An auxiliary of the tables is a word of its own; one read from a word's tail below
+        // ("it's", "Maria's") is not.
+        if table & (F_BE_DONE | F_BE_NOW | F_HAVE) != 0 {
+            f |= F_AUX_WORD;
+        }
         let set = |f: &mut u64, on: bool, flag: u64| {
             if on {
                 *f |= flag;
