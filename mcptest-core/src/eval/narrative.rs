@@ -1483,7 +1483,7 @@ impl<'a> Vocab<'a> {
     where
         'a: 's,
     {
-        if raw.chars().any(char::is_uppercase) {
+        if has_uppercase(raw) {
             lowercase_into(raw, lower);
             let lower: &'s str = lower;
             return (self.intern(&normalize(lower)), lower);
@@ -2162,7 +2162,7 @@ fn agrees(recorded: &Value, stated: &str, quoted: bool, rest: &str) -> Option<bo
 
 /// `s` in lowercase: itself when it has no capital, else written into `buf`.
 fn lowered<'s>(s: &'s str, buf: &'s mut String) -> &'s str {
-    if s.chars().any(char::is_uppercase) {
+    if has_uppercase(s) {
         lowercase_into(s, buf);
         buf
     } else {
@@ -2171,6 +2171,18 @@ fn lowered<'s>(s: &'s str, buf: &'s mut String) -> &'s str {
 }
 
 /// Writes the lowercase of `s` into `buf`, reusing its allocation.
+/// True when `s` has an uppercase letter. Byte by byte while it is ASCII (most words): a
+/// character is decoded only past the first byte that is not.
+fn has_uppercase(s: &str) -> bool {
+    match s
+        .bytes()
+        .position(|b| b.is_ascii_uppercase() || !b.is_ascii())
+    {
+        None => false,
+        Some(i) => s[i..].chars().any(char::is_uppercase),
+    }
+}
+
 fn lowercase_into(s: &str, buf: &mut String) {
     buf.clear();
     if s.is_ascii() {
@@ -2228,6 +2240,26 @@ mod tests {
         let v = serde_json::json!({"a": "x", "b": ["y", {"c": "z", "d": 1}], "e": true, "f": "w"});
         assert_eq!(string_values(&v).collect::<Vec<_>>(), ["x", "y", "z", "w"]);
         assert_eq!(string_values(&Value::Null).count(), 0);
+    }
+
+    #[test]
+    fn uppercase_is_found_past_ascii_and_in_any_script() {
+        for (s, upper) in [
+            ("maria", false),
+            ("Maria", true),
+            ("issue12", false),
+            ("createIssue", true),
+            ("café", false),
+            ("cafÉ", true),
+            ("ÉTÉ", true),
+            ("日本", false),
+            ("", false),
+        ] {
+            assert_eq!(has_uppercase(s), upper, "{s}");
+            assert_eq!(has_uppercase(s), s.chars().any(char::is_uppercase), "{s}");
+            let mut buf = String::new();
+            assert_eq!(lowered(s, &mut buf), s.to_lowercase(), "{s}");
+        }
     }
 
     #[test]
