@@ -813,6 +813,8 @@ const F_NONE: u64 = 1 << 56;
 const F_GOING_ON: u64 = 1 << 57;
 /// An auxiliary written as a word of its own ("were", "has"; not the `'s` of "Maria's").
 const F_AUX_WORD: u64 = 1 << 58;
+/// The coordinator of alternatives, `or` (`nor` negates: [`F_NEGATOR`]).
+const F_ALTERNATIVE: u64 = 1 << 59;
 /// Words an object phrase passes over: stopwords, adverbs, particles, numbers.
 const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 
@@ -898,7 +900,7 @@ static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
             *map.entry(w).or_default() |= flag;
         }
     }
-    for (w, flag) in singles.into_iter().chain([("or", F_COORD)]) {
+    for (w, flag) in singles.into_iter().chain([("or", F_COORD | F_ALTERNATIVE)]) {
         *map.entry(w).or_default() |= flag;
     }
     map.into_iter().collect()
@@ -1230,6 +1232,17 @@ fn read_claim(
                 // "every open and closed issue", "all issues, both open and closed": joined to
                 // an adjective of state, the participle is a state as the adjective is, before
                 // its noun or ending its clause.
+                return None;
+            }
+            if subject.is_none()
+                && j + 1 == li
+                && w.is(F_ALTERNATIVE)
+                && word_at(lexemes, info, li + 1, sentence)
+                    .is_some_and(|n| !n.is(F_DETERMINER | F_PREPOSITION | F_AGENT_OBJECT))
+                && negated_before(lexemes, info, j, floor)
+            {
+                // "with no trigger or scheduled job": after `or` in a list a negation opens,
+                // a participle before a noun qualifies it, as the members before it are nouns.
                 return None;
             }
             if subject.is_none() {

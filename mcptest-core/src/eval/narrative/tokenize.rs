@@ -102,6 +102,42 @@ fn is_sentence_end(c: char) -> bool {
     )
 }
 
+/// Abbreviations whose dot ends no sentence inside a line ("open vs. closed phases", "e.g.
+/// `main`", "cf. the log").
+const ABBREVIATIONS: &[&str] = &[
+    "vs", "e.g", "i.e", "eg", "ie", "cf", "approx", "incl", "esp", "viz", "resp", "w.r.t",
+];
+
+/// Abbreviations that end a list, and the sentence when a capital follows ("tables, views,
+/// etc. Then ..."), not before a lowercase word, a number or a bracket ("(`rental`, `payment`,
+/// etc.) was modified").
+const LIST_ABBREVIATIONS: &[&str] = &["etc"];
+
+/// True when the `.` at byte `dot` closes an abbreviation written right before it, and the
+/// sentence goes on: the line goes on after it, and, after `etc.`, with no capital.
+fn abbreviation_dot(text: &str, lexemes: &[Lexeme], dot: usize) -> bool {
+    let Some(word) = lexemes
+        .last()
+        .filter(|l| l.kind == Kind::Word && l.end() == dot)
+        .map(|l| &text[l.start()..l.end()])
+    else {
+        return false;
+    };
+    let is = |list: &[&str]| list.iter().any(|a| a.eq_ignore_ascii_case(word));
+    let strong = is(ABBREVIATIONS);
+    if !strong && !is(LIST_ABBREVIATIONS) {
+        return false;
+    }
+    let next = text[dot + 1..]
+        .trim_start_matches([' ', '\t'])
+        .chars()
+        .next();
+    match next {
+        None | Some('\n' | '\r') => false,
+        Some(c) => strong || !c.is_uppercase(),
+    }
+}
+
 fn is_clause_break(c: char) -> bool {
     matches!(
         c,
@@ -435,7 +471,7 @@ pub(super) fn lex(text: &str) -> Lexed {
         };
         if let Some(kind) = kind {
             push_lexeme(&mut out, kind, b, next_b);
-        } else if is_sentence_end(c) {
+        } else if is_sentence_end(c) && !(c == '.' && abbreviation_dot(text, &out.lexemes, b)) {
             close_sentence(
                 &mut out,
                 next_b,
@@ -632,6 +668,29 @@ mod tests {
                 ("hours", 5),
             ]
         );
+    }
+
+    #[test]
+    fn an_abbreviations_dot_ends_no_sentence_inside_its_line() {
+        let count = |t: &str| lex(t).sentences.len();
+        assert_eq!(count("It splits open vs. closed phases."), 1);
+        assert_eq!(count("Use a branch, e.g. `main`, i.e. the default."), 1);
+        assert_eq!(
+            count("Compare it with GitHub, cf. Figure 2 and E.g. this."),
+            1
+        );
+        assert_eq!(
+            count("No data (`rental`, `payment`, etc.) was modified."),
+            1
+        );
+        assert_eq!(count("Tables, views, etc. were read."), 1);
+        // After `etc.`, a capital opens the next sentence; a line break ends it.
+        assert_eq!(count("Tables, views, etc. Then I stopped."), 2);
+        assert_eq!(count("Tables, views, etc.\nthen I stopped."), 2);
+        assert_eq!(count("It compares them vs.\nNext line."), 2);
+        // A word that only ends like one is no abbreviation.
+        assert_eq!(count("I closed the canvs. then left."), 2);
+        assert_eq!(count("Done etc."), 1);
     }
 
     #[test]
