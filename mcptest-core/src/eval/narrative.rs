@@ -934,6 +934,7 @@ pub fn check_narrative_with(
             } else {
                 &object_words[from..to]
             },
+            head: claim.head,
             target: &claim.target,
             vague: claim.vague,
             any_write: !lexicon::is_base_mutating_verb(vocab.word(claim.verb)),

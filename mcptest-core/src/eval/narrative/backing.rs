@@ -34,6 +34,8 @@ pub(super) struct Query<'q> {
     pub class: &'q [u32],
     /// The object's word ids (any object when empty).
     pub object: &'q [u32],
+    /// The head of the object, when it has one.
+    pub head: Option<u32>,
     /// The target's word ids, for a verb that adds or removes ("to the reservation").
     pub target: &'q [u32],
     /// Backed by any state-changing call ("processed your request").
@@ -271,6 +273,25 @@ pub(super) fn backing_calls(
                             .map(|c| c as usize),
                     );
                 }
+            }
+            if m.is_empty()
+                && !q.vague
+                && let Some(head) = q.head.filter(|_| !q.object.is_empty())
+                && close.is_some_and(|v| q.class.contains(&v))
+            {
+                // A stored row is closed by setting its end ("closed employee 10001's current
+                // salary" by `UPDATE salary SET to_date = ...`): a statement that updates and
+                // names the object's head exactly.
+                m.extend(
+                    deep.by_word
+                        .get(head)
+                        .iter()
+                        .filter(|&&e| e & 1 == 0)
+                        .map(|&e| (e >> 1) as usize)
+                        .filter(|&c| {
+                            evidence[c].runs_statement && evidence[c].performs(arena, update_class)
+                        }),
+                );
             }
             if m.is_empty() && q.outcome.len() >= 2 && !q.named_things {
                 // What was resolved is named in the text of a write that did it: a commit

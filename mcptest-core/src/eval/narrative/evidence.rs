@@ -603,6 +603,9 @@ pub(super) struct CallEvidence {
     pub container: bool,
     /// True when its name names no verb: a one-word argument value may say what it did.
     pub verbless: bool,
+    /// True once its values are read, when it runs a statement (an executor that names no
+    /// action: `execute_sql`), whose verbs are its actions.
+    pub runs_statement: bool,
 }
 
 impl CallEvidence {
@@ -689,6 +692,7 @@ impl CallEvidence {
             any_object: facts.foreign,
             container: facts.container,
             verbless: facts.verbless,
+            runs_statement: false,
         }
     }
 
@@ -807,6 +811,7 @@ impl CallEvidence {
             };
             self.value_actions = arena.push_range(actions.iter().chain(status).copied());
         } else if self.executor {
+            self.runs_statement = true;
             // Commands are written in the base form (`CREATE TABLE`, `archive_project`); an
             // inflected verb describes data (`created_at`, "was archived").
             // `post_search` or `post_database_query` as a value is a read sent by POST; `ORDER

@@ -339,6 +339,8 @@ const ADVERBS: &[&str] = &[
     "quickly",
     "back",
     "ahead",
+    // "committed fine": how it went.
+    "fine",
 ];
 
 /// Words in `-ly` that are not adverbs.
@@ -815,6 +817,8 @@ const F_GOING_ON: u64 = 1 << 57;
 const F_AUX_WORD: u64 = 1 << 58;
 /// The coordinator of alternatives, `or` (`nor` negates: [`F_NEGATOR`]).
 const F_ALTERNATIVE: u64 = 1 << 59;
+/// `where`, opening a clause about a place or a case.
+const F_WHERE: u64 = 1 << 60;
 /// Words an object phrase passes over: stopwords, adverbs, particles, numbers.
 const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 
@@ -900,7 +904,10 @@ static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
             *map.entry(w).or_default() |= flag;
         }
     }
-    for (w, flag) in singles.into_iter().chain([("or", F_COORD | F_ALTERNATIVE)]) {
+    for (w, flag) in singles
+        .into_iter()
+        .chain([("or", F_COORD | F_ALTERNATIVE), ("where", F_WHERE)])
+    {
         *map.entry(w).or_default() |= flag;
     }
     map.into_iter().collect()
@@ -1300,6 +1307,15 @@ fn read_claim(
             }
             if subject.is_none() && l.kind == Kind::Word && w.is(F_RELATIVE) {
                 // "the order that was cancelled": a description.
+                return None;
+            }
+            // `that` after `where` is the subject's determiner ("where that trailer").
+            let opens_where = w.is(F_WHERE)
+                || (w.is(F_RELATIVE) && j > 0 && word_is(lexemes, info, j - 1, F_WHERE));
+            if be_done && !perfect && l.kind == Kind::Word && opens_where {
+                // "any commit where that trailer was removed", "where the status was updated,
+                // ...": a passive in a clause of `where` tells which things or cases are
+                // meant, not what the agent did.
                 return None;
             }
             if subject.is_none()
@@ -2443,6 +2459,17 @@ fn object_after(lexemes: &[Lexeme], info: &Infos<'_>, li: usize, ph: &mut Phrase
                     && j > li + 1
                     && word_is(lexemes, info, j - 1, F_ADVERB)
                 {
+                    break;
+                }
+                if started && !in_target && w.is(F_AS) {
+                    // "committed the results as `REPORT.md`": a name given after `as` is the
+                    // name the object now has; its words are the object's too.
+                    if lexemes
+                        .get(j + 1)
+                        .is_some_and(|n| n.sentence == sentence && n.kind == Kind::Quoted)
+                    {
+                        ph.push(j + 1);
+                    }
                     break;
                 }
                 if w.is(F_PREPOSITION) || w.is(F_BY) {
