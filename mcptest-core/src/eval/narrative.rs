@@ -1244,6 +1244,32 @@ fn observed_line(text: &str, lexemes: &[Lexeme]) -> bool {
 
 /// True for a label's head that says what follows was checked: "Results Verified:",
 /// "Verification:", "Checks:".
+/// True for a label that says checks were run ("Tests Conducted:", "Checks performed:"): a
+/// participle of doing after a check word.
+fn checks_done(text: &str, lexemes: &[Lexeme]) -> bool {
+    const DONE: &[&str] = &[
+        "conducted",
+        "performed",
+        "run",
+        "executed",
+        "done",
+        "completed",
+    ];
+    let Some(head) = label_head(text, lexemes) else {
+        return false;
+    };
+    if !DONE.iter().any(|d| head.eq_ignore_ascii_case(d)) {
+        return false;
+    }
+    let mut words = lexemes
+        .iter()
+        .rev()
+        .filter(|l| l.kind == Kind::Word)
+        .filter_map(|l| text.get(l.start()..l.end()));
+    words.next();
+    words.next().is_some_and(is_check_word)
+}
+
 fn is_check_word(word: &str) -> bool {
     const CHECK_WORDS: &[&str] = &[
         "verified",
@@ -1254,6 +1280,10 @@ fn is_check_word(word: &str) -> bool {
         "validation",
         "checked",
         "checks",
+        "test",
+        "tests",
+        "tested",
+        "testing",
     ];
     CHECK_WORDS.iter().any(|w| word.eq_ignore_ascii_case(w))
 }
@@ -1755,7 +1785,7 @@ impl<'t> Doc<'t> {
                 let words = &lexed.lexemes[s.first..s.last];
                 let listed = is_list_item(body);
                 let head = label_head(text, words);
-                let checked = head.is_some_and(is_check_word);
+                let checked = head.is_some_and(is_check_word) || checks_done(text, words);
                 let indent = t.len() - t.trim_start_matches([' ', '\t']).len();
                 let under_check = if listed {
                     let under = verified.is_some_and(|v| indent >= v);

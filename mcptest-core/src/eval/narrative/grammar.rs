@@ -204,6 +204,35 @@ const OUTPUT_NOUNS: &[&str] = &[
     "recap",
 ];
 
+/// Qualities and conditions of a system, not things a tool stores: changing one is an outcome
+/// of the writes that did it ("Dashboard performance restored", "removed the need for
+/// `COUNT(DISTINCT)`"), which any of them backs.
+const QUALITY_NOUNS: &[&str] = &[
+    "performance",
+    "speed",
+    "latency",
+    "throughput",
+    "scalability",
+    "reliability",
+    "stability",
+    "availability",
+    "consistency",
+    "accuracy",
+    "efficiency",
+    "security",
+    "integrity",
+    "usability",
+    "readability",
+    "maintainability",
+    "need",
+    "necessity",
+    "overhead",
+    "bottleneck",
+    "duplication",
+    "redundancy",
+    "ambiguity",
+];
+
 /// Nouns for what a call or a statement gives back ("the query returned 12 rows", "returned an
 /// error").
 const RESULT_NOUNS: &[&str] = &[
@@ -695,6 +724,8 @@ const GENERIC_NOUNS: &[&str] = &[
     "info",
     "accordingly",
     "work",
+    // "Deliverables Created": whatever the task asked for; the things are named apart.
+    "deliverable",
 ];
 
 /// Where the object of a claim was found.
@@ -819,13 +850,15 @@ const F_AUX_WORD: u64 = 1 << 58;
 const F_ALTERNATIVE: u64 = 1 << 59;
 /// `where`, opening a clause about a place or a case.
 const F_WHERE: u64 = 1 << 60;
+/// A quality or a condition of a system ([`QUALITY_NOUNS`]).
+const F_QUALITY: u64 = 1 << 61;
 /// Words an object phrase passes over: stopwords, adverbs, particles, numbers.
 const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
 
 /// Every word of the tables above with the flags its tables give it, so a word's facts take
 /// one lookup.
 static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
-    let tables: [(&[&str], u64); 42] = [
+    let tables: [(&[&str], u64); 43] = [
         (BOUNDARY, F_BOUNDARY),
         (&["that", "which", "who", "whom"], F_RELATIVE),
         (IRREALIS, F_IRREALIS),
@@ -872,6 +905,7 @@ static WORD_FLAGS: LazyLock<Table<u64>> = LazyLock::new(|| {
         ),
         (&["on", "ahead", "along", "onward", "onwards"], F_GOING_ON),
         (STATE_ADJECTIVES, F_STATE_ADJECTIVE),
+        (QUALITY_NOUNS, F_QUALITY),
         (RESULT_ADJECTIVES, F_RESULT_ADJECTIVE),
         (
             &["in", "at", "within", "inside", "across", "throughout"],
@@ -982,7 +1016,8 @@ impl WordInfo {
                 | F_WAY_NOUN
                 | F_CALL_PART
                 | F_OUTPUT_NOUN
-                | F_ACT_HEAD);
+                | F_ACT_HEAD
+                | F_QUALITY);
         set(&mut f, stop, F_STOP);
         set(&mut f, is_numeral(lower.trim_start_matches('$')), F_NUMBER);
         set(
@@ -1532,7 +1567,10 @@ fn read_claim(
             end,
             ph,
         ))
-        .filter(|c| !(is_light_verb(c.base) && !c.vague && c.object.is_empty()));
+        .filter(|c| {
+            !(is_light_verb(c.base) && !c.vague && c.object.is_empty())
+                && !sends_a_call(lexemes, info, c, ph)
+        });
     }
     let pronoun_subject = subject.is_some_and(|s| word_is(lexemes, info, s, F_PRONOUN));
     // "Your booking is confirmed", "the order is complete(d)": stating completion.
@@ -1725,6 +1763,7 @@ fn read_claim(
         "send" if next.is_none_or(|n| word_is(lexemes, info, n, F_BE_DONE | F_BE_NOW)) => {
             F_CALL_NOUN | F_CALL_PART
         }
+        _ if sends_a_call(lexemes, info, &claim, ph) => return None,
         "send" | "submit" | "post" | "make" => F_CALL_NOUN,
         "apply" => F_RULE_NOUN | F_WAY_NOUN,
         "change" | "switch" => F_WAY_NOUN,
@@ -1744,6 +1783,25 @@ fn read_claim(
     // "`INSERT` into `lego_themes` → rejected": a refusal told with no doer and no object is
     // the system's answer ("Rejected PR #5" is the agent's).
     if REFUSALS.contains(&claim.base) && subject.is_none() && claim.object.is_empty() {
+        return None;
+    }
+    // "Blocked attempt to set `num_parts = 999`", "the write was rejected": a refusal of a
+    // call is the system's answer to it. A request is also a thing of its own ("rejected the
+    // pull request").
+    if REFUSALS.contains(&claim.base)
+        && claim.head.is_some_and(|h| {
+            word_is(lexemes, info, h, F_CALL_NOUN) && !word_is(lexemes, info, h, F_GENERIC)
+        })
+    {
+        return None;
+    }
+    // "pgvector - Installed and functioning properly", "configured and active": a participle
+    // joined to a present state tells the state the thing is in.
+    if subject.is_none()
+        && word_at(lexemes, info, li + 1, sentence).is_some_and(|w| w.is(F_COORD))
+        && word_at(lexemes, info, li + 2, sentence)
+            .is_some_and(|w| w.is(F_ING | F_STATE_ADJECTIVE) && w.verb.is_none())
+    {
         return None;
     }
     // "sent with no body", "the bold update was sent with the block content wrapped in a
@@ -1792,6 +1850,16 @@ fn read_claim(
         claim.vague = true;
     }
     Some(claim)
+}
+
+/// True when a claim of sending names a thing of the agent's own request ("how I'm sending the
+/// request parameters", "sent the retry payload"): the call, not an act on stored state.
+fn sends_a_call(lexemes: &[Lexeme], info: &Infos<'_>, claim: &RawClaim, ph: &Phrases) -> bool {
+    matches!(claim.base, "send" | "submit")
+        && ph
+            .get(claim.object)
+            .iter()
+            .any(|&o| word_is(lexemes, info, o, F_CALL_NOUN))
 }
 
 /// What the grammar knows of lexeme `k` when it is a word of `sentence`.
@@ -2104,6 +2172,12 @@ fn finish(
             None if base == "confirm" => object = Span::default(),
             None => {}
         }
+    }
+    let words = ph.get(object);
+    if !words.is_empty() && head.is_some_and(|h| word_is(lexemes, info, h, F_QUALITY)) && !vague {
+        // "restored performance", "Removed need for COUNT(DISTINCT)": an outcome of the writes.
+        vague = true;
+        object = Span::default();
     }
     if ph
         .get(object)
@@ -2666,6 +2740,7 @@ mod tests {
             .chain(CALL_NOUNS)
             .chain(RESULT_NOUNS)
             .chain(RULE_NOUNS)
+            .chain(QUALITY_NOUNS)
         {
             assert_eq!(normalize(w), *w, "{w}");
         }

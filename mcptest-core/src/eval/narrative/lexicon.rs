@@ -913,6 +913,8 @@ const PART_NOUNS: &[&str] = &[
     "subsection",
     "record",
     "row",
+    // What an insert writes ("All results correctly inserted" by `INSERT INTO ... SELECT`).
+    "result",
     "column",
     "cell",
     "field",
