@@ -1568,8 +1568,8 @@ fn read_claim(
             ph,
         ))
         .filter(|c| {
-            !(is_light_verb(c.base) && !c.vague && c.object.is_empty())
-                && !sends_a_call(lexemes, info, c, ph)
+            let nothing_named = is_light_verb(c.base) && !c.vague && c.object.is_empty();
+            !(nothing_named || sends_a_call(lexemes, info, c, ph))
         });
     }
     let pronoun_subject = subject.is_some_and(|s| word_is(lexemes, info, s, F_PRONOUN));
