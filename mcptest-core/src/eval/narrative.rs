@@ -1771,8 +1771,9 @@ impl<'t> Doc<'t> {
         }
         // Questions claim nothing, nor do table rows (cells describe data) or code, nor the
         // items listed under a label that names an automation (what a workflow's job does).
-        // Nor do the items under a label that says they were checked ("Results Verified:"):
-        // they report what a check saw. Such a label may itself be an item; its list is the
+        // Nor do the items under a label that says they were checked ("Results Verified:",
+        // "Tests Conducted:"): they report what a check saw; nor those under a label of what a
+        // thing contains ("The table contains:"): they describe its content. Such a label may itself be an item; its list is the
         // items indented deeper. `verified` holds the least indentation of that list.
         let mut automation = false;
         let mut verified: Option<usize> = None;
@@ -1785,7 +1786,14 @@ impl<'t> Doc<'t> {
                 let words = &lexed.lexemes[s.first..s.last];
                 let listed = is_list_item(body);
                 let head = label_head(text, words);
-                let checked = head.is_some_and(is_check_word) || checks_done(text, words);
+                // A label of what a thing contains ("The table contains:") lists its content.
+                let contains = |w: &str| {
+                    ["contains", "contain"]
+                        .iter()
+                        .any(|c| w.eq_ignore_ascii_case(c))
+                };
+                let checked = head.is_some_and(|h| is_check_word(h) || contains(h))
+                    || checks_done(text, words);
                 let indent = t.len() - t.trim_start_matches([' ', '\t']).len();
                 let under_check = if listed {
                     let under = verified.is_some_and(|v| indent >= v);
