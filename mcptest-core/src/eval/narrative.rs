@@ -1244,9 +1244,9 @@ fn observed_line(text: &str, lexemes: &[Lexeme]) -> bool {
 
 /// True for a label's head that says what follows was checked: "Results Verified:",
 /// "Verification:", "Checks:".
-/// True for a label that says checks were run ("Tests Conducted:", "Checks performed:"): a
-/// participle of doing after a check word.
-fn checks_done(text: &str, lexemes: &[Lexeme]) -> bool {
+/// True for a label whose head is `head` that says checks were run ("Tests Conducted:",
+/// "Checks performed:"): a participle of doing after a check word.
+fn checks_done(head: &str, text: &str, lexemes: &[Lexeme]) -> bool {
     const DONE: &[&str] = &[
         "conducted",
         "performed",
@@ -1255,9 +1255,6 @@ fn checks_done(text: &str, lexemes: &[Lexeme]) -> bool {
         "done",
         "completed",
     ];
-    let Some(head) = label_head(text, lexemes) else {
-        return false;
-    };
     if !DONE.iter().any(|d| head.eq_ignore_ascii_case(d)) {
         return false;
     }
@@ -1792,8 +1789,9 @@ impl<'t> Doc<'t> {
                         .iter()
                         .any(|c| w.eq_ignore_ascii_case(c))
                 };
-                let checked = head.is_some_and(|h| is_check_word(h) || contains(h))
-                    || checks_done(text, words);
+                let checked = head.is_some_and(|h| {
+                    is_check_word(h) || contains(h) || checks_done(h, text, words)
+                });
                 let indent = t.len() - t.trim_start_matches([' ', '\t']).len();
                 let under_check = if listed {
                     let under = verified.is_some_and(|v| indent >= v);

@@ -108,6 +108,15 @@ const ABBREVIATIONS: &[&str] = &[
     "vs", "e.g", "i.e", "eg", "ie", "cf", "approx", "incl", "esp", "viz", "resp", "w.r.t",
 ];
 
+// `abbreviation_dot` passes over words longer than the longest abbreviation.
+const _: () = {
+    let mut i = 0;
+    while i < ABBREVIATIONS.len() {
+        assert!(ABBREVIATIONS[i].len() <= 6);
+        i += 1;
+    }
+};
+
 /// Abbreviations that end a list, and the sentence when a capital follows ("tables, views,
 /// etc. Then ..."), not before a lowercase word, a number or a bracket ("(`rental`, `payment`,
 /// etc.) was modified").
@@ -123,6 +132,10 @@ fn abbreviation_dot(text: &str, lexemes: &[Lexeme], dot: usize) -> bool {
     else {
         return false;
     };
+    // Every abbreviation is short: most words before a dot are passed over on their length.
+    if word.len() > 6 {
+        return false;
+    }
     let is = |list: &[&str]| list.iter().any(|a| a.eq_ignore_ascii_case(word));
     let strong = is(ABBREVIATIONS);
     if !strong && !is(LIST_ABBREVIATIONS) {
