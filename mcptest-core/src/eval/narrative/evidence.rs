@@ -877,9 +877,10 @@ fn memchr_from(bytes: &[u8], from: usize, b: u8) -> usize {
         .map_or(bytes.len(), |k| from + k)
 }
 
-/// True when `text` is written as a JSON object (its first non-space character is `{`).
+/// True when `text` is written as a JSON object (its first character past JSON's whitespace,
+/// which is ASCII, is `{`).
 fn is_json_object(text: &str) -> bool {
-    text.trim_start().starts_with('{')
+    text.bytes().find(|b| !b.is_ascii_whitespace()) == Some(b'{')
 }
 
 /// True for a list of objects (`"children": [{"type": "heading_3"}]`): new things a write
