@@ -1084,10 +1084,27 @@ impl<'a> Args<'a> {
     }
 }
 
+/// How many words `s` has, as `split_whitespace` counts them: byte by byte when it is ASCII.
+fn word_count(s: &str) -> usize {
+    if !s.is_ascii() {
+        return s.split_whitespace().count();
+    }
+    // The ASCII characters `char::is_whitespace` accepts.
+    let space = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\x0B' | b'\x0C' | b'\r');
+    let mut count = 0;
+    let mut in_word = false;
+    for b in s.bytes() {
+        let word = !space(b);
+        count += usize::from(word && !in_word);
+        in_word = word;
+    }
+    count
+}
+
 /// The most words a string in `v` has (an array's strings included).
 pub(super) fn value_words(v: &Value) -> usize {
     match v {
-        Value::String(s) => s.split_whitespace().count(),
+        Value::String(s) => word_count(s),
         Value::Array(xs) => xs.iter().map(value_words).max().unwrap_or(0),
         _ => 0,
     }
@@ -1101,6 +1118,22 @@ mod tests {
         let mut spans = Vec::new();
         prose_spans(text, &mut spans);
         spans.into_iter().map(|(a, b)| &text[a..b]).collect()
+    }
+
+    #[test]
+    fn words_are_counted_as_split_whitespace_counts_them() {
+        for s in [
+            "",
+            " ",
+            "one",
+            " Item  number 12 ",
+            "a\tb\nc\x0Bd\x0Ce\rf",
+            "caf\u{e9} ouvert",
+            "a\u{a0}b\u{2003}c",
+            "x\u{85}y",
+        ] {
+            assert_eq!(word_count(s), s.split_whitespace().count(), "{s:?}");
+        }
     }
 
     #[test]
