@@ -1757,10 +1757,13 @@ fn read_claim(
         }
         "return" => F_RESULT_NOUN | F_CALL_NOUN,
         // "three attempts were made": the agent's own calls, made.
-        // "the base64 content I sent was malformed": what a call carries, sent with nothing
-        // after the verb but a form of `be`, is the agent's call ("sent the new content to the
-        // page" still claims).
-        "send" if next.is_none_or(|n| word_is(lexemes, info, n, F_BE_DONE | F_BE_NOW)) => {
+        // "the base64 content I sent was malformed", "the content I sent seems to end
+        // abruptly": what a call carries, sent with nothing after the verb but a form of `be` or
+        // a verb of seeming, is the agent's call ("sent the new content to the page" still
+        // claims).
+        "send"
+            if next.is_none_or(|n| word_is(lexemes, info, n, F_BE_DONE | F_BE_NOW | F_COPULA)) =>
+        {
             F_CALL_NOUN | F_CALL_PART
         }
         _ if sends_a_call(lexemes, info, &claim, ph) => return None,
@@ -1900,8 +1903,9 @@ fn relative_object(
 ) -> Option<usize> {
     let s = subject?;
     let sentence = lexemes[li].sentence;
+    // A form of `be` or a verb of seeming ("the content I sent seems to end abruptly").
     let be_follows = word_at(lexemes, info, li + 1, sentence)
-        .is_some_and(|w| w.is(F_BE_DONE | F_BE_NOW) && !w.is(F_BEING | F_AGENT));
+        .is_some_and(|w| w.is(F_BE_DONE | F_BE_NOW | F_COPULA) && !w.is(F_BEING | F_AGENT));
     if !be_follows || !info[s].is(F_AGENT) || s + 1 != li {
         return None;
     }
