@@ -181,6 +181,11 @@ const RULE_NOUNS: &[&str] = &[
     "factor",
     "weighting",
     "formula",
+    // Rules of a query ("ORDER BY ... LIMIT was applied to the whole UNION", "applied a
+    // filter on status").
+    "limit",
+    "filter",
+    "clause",
 ];
 
 /// Nouns for a way of working: changing one is how the agent worked ("then I changed approach
