@@ -211,7 +211,8 @@ const OUTPUT_NOUNS: &[&str] = &[
 
 /// Qualities and conditions of a system, not things a tool stores: changing one is an outcome
 /// of the writes that did it ("Dashboard performance restored", "removed the need for
-/// `COUNT(DISTINCT)`"), which any of them backs.
+/// `COUNT(DISTINCT)`"), which any of them backs. Not `security`: "Row Level Security enabled"
+/// names a feature a statement turns on.
 const QUALITY_NOUNS: &[&str] = &[
     "performance",
     "speed",
@@ -224,7 +225,6 @@ const QUALITY_NOUNS: &[&str] = &[
     "consistency",
     "accuracy",
     "efficiency",
-    "security",
     "integrity",
     "usability",
     "readability",
@@ -2544,15 +2544,16 @@ fn object_after(lexemes: &[Lexeme], info: &Infos<'_>, li: usize, ph: &mut Phrase
                 {
                     break;
                 }
-                if started && !in_target && w.is(F_AS) {
-                    // "committed the results as `REPORT.md`": a name given after `as` is the
-                    // name the object now has; its words are the object's too.
-                    if lexemes
+                if started
+                    && !in_target
+                    && w.is(F_AS)
+                    && lexemes
                         .get(j + 1)
                         .is_some_and(|n| n.sentence == sentence && n.kind == Kind::Quoted)
-                    {
-                        ph.push(j + 1);
-                    }
+                {
+                    // "committed the results as `REPORT.md`": a quoted name given after `as`
+                    // is the name the object now has; its words are the object's too.
+                    ph.push(j + 1);
                     break;
                 }
                 if w.is(F_PREPOSITION) || w.is(F_BY) {
