@@ -23,7 +23,10 @@
 //!   table row and ends inside its sentence (on a word, a comma, a closing bracket or quote),
 //!   before a line that goes on in lowercase with no label of its own ("the PR has not\nbeen
 //!   merged" is one sentence, and its negation holds; "issue #12: closed" on the next line is
-//!   an item of its own).
+//!   an item of its own). An abbreviation's dot ends no sentence inside its line ("open vs.
+//!   closed phases", "e.g. `main`", "cf.", "i.e.", "approx.", "incl."); after `etc.` a capital
+//!   opens the next sentence ("tables, etc. Then ...") and anything else goes on ("(`rental`,
+//!   `payment`, etc.) was modified").
 //! * **Tokens** are lowercase words. Text and tool names are split the same way: on every
 //!   character that is not a letter or digit (`_ - . /` ...) and on camelCase, so `createIssue`,
 //!   `create-issue` and `github.create_issue` all give `create`, `issue`. Verb forms map to
@@ -51,8 +54,10 @@
 //!    "**Post-deployment Job:**", "- Closed deployment tracking issue" tells what the job does.
 //!    Under "**Workflow Setup:**" the head is a setup, and the list is the agent's. Nor is it
 //!    an item under a label that says what follows was checked ("Results Verified:",
-//!    "Verification:"; a label that is itself an item holds the items indented deeper), nor the
-//!    observed line of a test report ("**Actual**: ✅ Comment posted"). A list item's number
+//!    "Verification:", "Tests Conducted:"; a label that is itself an item holds the items
+//!    indented deeper), nor an item under a label of what a thing contains ("The table
+//!    contains:": its content), nor the observed line of a test report ("**Actual**: ✅ Comment
+//!    posted"). A list item's number
 //!    ("1. ") is no word and ends no sentence. A verb of
 //!    change with no subject and no object right before `from` ("- Changed from Sequential
 //!    Scans to Index Scans") tells that something changed, not what: like "processed", any
@@ -61,9 +66,10 @@
 //!    were sent without a request body") or applying a rule of reasoning or of a computation
 //!    ("applied the criteria manually", "Optimization Techniques Applied", "floor of 0
 //!    applied") is how it worked, not a claim, nor is what a call carries (a body, a key, a
-//!    field, children), sent with nothing after the verb but a form of `be` ("the base64
-//!    content I sent was malformed") or sent with or without one ("sent with no `children`
-//!    key"), nor a
+//!    field, children), sent with nothing after the verb but a form of `be` or of seeming ("the
+//!    base64 content I sent was malformed", "the content I sent seems to end abruptly") or
+//!    sent with or without one ("sent with no `children` key"), nor a thing of the agent's
+//!    request sent ("how I'm sending the request parameters"), nor a
 //!    report, summary, script or analysis generated (what a read puts out: "Final
 //!    verification report generated"), and what a call or a
 //!    statement gave back, or a call that returned (named as a call or by its action), is no
@@ -76,7 +82,11 @@
 //!    own call ("sent with no body"); a listing, a write or an operation that returned is a
 //!    call's answer; a refusal or an acceptance told with no doer and no object ("`INSERT` →
 //!    rejected", "num_parts +1 → blocked"; also `accepted`, `declined`, `denied`, `refused`) is
-//!    the system's; a reference resolved to a value ("`main` resolved to `f348e76`") is no outcome;
+//!    the system's, and so is a refusal of a call ("Blocked attempt to set `num_parts = 999`";
+//!    "rejected the pull request" still claims); a participle joined by `and` to a present
+//!    state tells the state ("pgvector - Installed and functioning properly"); a limit, a
+//!    filter or a clause applied is how a query ran ("ORDER BY ... LIMIT was applied to the
+//!    whole UNION"); a reference resolved to a value ("`main` resolved to `f348e76`") is no outcome;
 //!    attempts made are the agent's calls ("three attempts were made"), and a way of working
 //!    changed ("changed approach") is no change of stored state. Inside brackets, a
 //!    participle with one noun and then `only`, or after a list item that opens with no verb,
@@ -93,7 +103,9 @@
 //!    commit or PR", also past an aside on a member ("No views, indexes (beyond the PKs) or
 //!    refreshes were created"); a negation before a list of participles: "not been updated, rebased or
 //!    merged"; a negated subject before a list of participles: "No items opened, closed or
-//!    commented on"; an object of none: "changed no data", "created nothing")
+//!    commented on"; an object of none: "changed no data", "created nothing"; after `or` in a
+//!    list a negation opens, a participle before a noun qualifies it: "with no trigger or
+//!    scheduled job")
 //!    or makes it **unreal**: a condition (`if`, `unless`,
 //!    `once`, `whether`), a request or plan (`please`, `let`, `want`, `need`, `plan`, `try`),
 //!    a recommendation (`recommend`, `suggest`), or, between its subject and it, a modal
@@ -130,7 +142,8 @@
 //!    ("is now cancelled", "your booking is confirmed"). A simple past passive that tells
 //!    history is no claim either: a state found ("was already closed"), a date ("were
 //!    transferred in 2023"), a clause of time ("the tag was removed when the release was
-//!    published"), or inside one ("when the PR was merged"). A relative clause does not hide a
+//!    published"), or inside one ("when the PR was merged"), or a clause of `where` that says
+//!    which things or cases are meant ("any commit where that trailer was removed"). A relative clause does not hide a
 //!    passive's subject ("the issue that was closed has been reopened" claims `reopen` on the
 //!    issue); a headline passive whose subject opens with an article is a description ("The
 //!    items scheduled ..."), one without is a claim ("Issue #27 closed"); a subject headed by a
@@ -156,7 +169,12 @@
 //! analysis" -> `analysis`; "Your reservation M20IZO" -> `reservation`). A passive claim's
 //! object is its subject, read back through its prepositional phrases ("your flight from JFK
 //! on May 24th" -> `flight`). A pronoun object ("transferred you") or a phrase of generic words
-//! ("made the changes", "updated everything", "added the same way") leaves the verb alone. A verb that ends a relative
+//! ("made the changes", "updated everything", "added the same way", "Deliverables Created")
+//! leaves the verb alone, and a quality or condition of a system (performance, latency,
+//! reliability, need, overhead, bottleneck, duplication, ...) makes the claim an outcome any
+//! write backs ("Dashboard Performance Restored", "Removed need for `COUNT(DISTINCT)`"). A
+//! quoted name after `as` is the object's name too ("committed the results as `REPORT.md`");
+//! `fine` tells how it went ("committed fine"). A verb that ends a relative
 //! clause of the agent, with a form of `be` after it, has the noun before that clause as its
 //! object ("the payloads I sent were plain YAML" -> `payload`; "the tables that we created
 //! were indexed" -> `table`).
@@ -222,7 +240,11 @@
 //! of it (a fast-forward: "merged develop into release" by `update_ref` on `heads/develop`).
 //! Activating or enabling a workflow (or other code that acts when it runs) is also backed by
 //! putting it in place: a merge, commit, push or created file. A row, record or entry closed is
-//! also backed by an update of it (its end date), and one given a value (assigned, set,
+//! also backed by an update of it (its end date), as is any thing whose name (the object's
+//! head) a statement that updates holds ("closed employee 10001's current salary" by `UPDATE
+//! salary SET to_date = ...`); results inserted are rows, backed by the insert that wrote them;
+//! publishing is also backed by creating, writing or posting the thing published ("Top Music
+//! Charts Published" by `CREATE TABLE top_music_charts`). One given a value (assigned, set,
 //! tagged, labelled, marked) by the insert or create that made it ("every record was assigned
 //! SupportRepId 3" by its `INSERT`); a part sent (a column, a row, an entry) by adding it
 //! where it is stored ("Sent the column again with its children" by
