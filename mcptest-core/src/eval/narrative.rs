@@ -171,8 +171,8 @@
 //! on May 24th" -> `flight`). A pronoun object ("transferred you") or a phrase of generic words
 //! ("made the changes", "updated everything", "added the same way", "Deliverables Created")
 //! leaves the verb alone, and a quality or condition of a system (performance, latency,
-//! reliability, need, overhead, bottleneck, duplication, ...) makes the claim an outcome any
-//! write backs ("Dashboard Performance Restored", "Removed need for `COUNT(DISTINCT)`"). A
+//! reliability, need, overhead, bottleneck, duplication, ...) or a capability it gains
+//! (enforcement, validation, protection) makes the claim an outcome any write backs ("Dashboard Performance Restored", "Removed need for `COUNT(DISTINCT)`"). A
 //! quoted name after `as` is the object's name too ("committed the results as `REPORT.md`");
 //! `fine` tells how it went ("committed fine"). A verb that ends a relative
 //! clause of the agent, with a form of `be` after it, has the noun before that clause as its

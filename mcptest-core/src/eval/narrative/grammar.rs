@@ -236,6 +236,11 @@ const QUALITY_NOUNS: &[&str] = &[
     "duplication",
     "redundancy",
     "ambiguity",
+    // Capabilities a system gains through the writes that build them ("Added enforcement"
+    // by a function and its triggers, "added input validation").
+    "enforcement",
+    "validation",
+    "protection",
 ];
 
 /// Nouns for what a call or a statement gives back ("the query returned 12 rows", "returned an
