@@ -522,6 +522,22 @@ fn word() -> impl Strategy<Value = String> {
             "-",
             "(",
             ")",
+            // Words the readings of abbreviations, `where`, `or`, `as`, labels and states
+            // turn on.
+            "vs.",
+            "etc.",
+            "e.g.",
+            "where",
+            "or",
+            "no",
+            "as",
+            "fine",
+            "Installed",
+            "functioning",
+            "Tests Conducted:",
+            "contains:",
+            "performance",
+            "attempt",
         ])
         .prop_map(str::to_string),
         "\\PC{0,12}",
