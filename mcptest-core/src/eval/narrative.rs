@@ -174,7 +174,10 @@
 //! reliability, need, overhead, bottleneck, duplication, ...) or a capability it gains
 //! (enforcement, validation, protection) makes the claim an outcome any write backs ("Dashboard Performance Restored", "Removed need for `COUNT(DISTINCT)`"). A
 //! quoted name after `as` is the object's name too ("committed the results as `REPORT.md`");
-//! `fine` tells how it went ("committed fine"). A verb that ends a relative
+//! `fine` tells how it went ("committed fine"). A participle that opens a bracketed aside
+//! right after a noun, with words after it and no object of its own, tells what that noun
+//! had done ("Updated current salary record (closed with to_date='2024-01-31')" claims `close`
+//! on the record); alone in brackets it is a status mark ("❌ (blocked)"). A verb that ends a relative
 //! clause of the agent, with a form of `be` after it, has the noun before that clause as its
 //! object ("the payloads I sent were plain YAML" -> `payload`; "the tables that we created
 //! were indexed" -> `table`).
@@ -242,7 +245,8 @@
 //! putting it in place: a merge, commit, push or created file. A row, record or entry closed is
 //! also backed by an update of it (its end date), as is any thing whose name (the object's
 //! head) a statement that updates holds ("closed employee 10001's current salary" by `UPDATE
-//! salary SET to_date = ...`); results inserted are rows, backed by the insert that wrote them;
+//! salary SET to_date = ...`); results inserted are rows, backed by the insert that wrote them,
+//! and data is a part of a data set ("changed real data" by an `UPDATE`);
 //! publishing is also backed by creating, writing or posting the thing published ("Top Music
 //! Charts Published" by `CREATE TABLE top_music_charts`). One given a value (assigned, set,
 //! tagged, labelled, marked) by the insert or create that made it ("every record was assigned

@@ -1707,11 +1707,24 @@ fn read_claim(
         }
         (Voice::Active, None) => {
             let after = object_after(lexemes, info, li, ph);
-            let head = head_of(lexemes, info, ph.get(after.core));
-            listed = ph.get(after.object).len() > ph.get(after.core).len();
-            // "Created Packing Progress Summary": a title in capitals, as good as quoted.
-            titled = in_capitals(lexemes, info, ph.get(after.core));
-            (after.object, head, after.target, after.end)
+            if ph.get(after.core).is_empty()
+                && !REFUSALS.contains(&verb.base)
+                && opens_an_aside(lexemes, info, li)
+            {
+                // "Updated the current salary record (closed with to_date = '2024-01-31')": a
+                // participle that opens an aside, with no object of its own, tells what the
+                // noun before the bracket had done to it.
+                let (np, head, _) = subject_before(lexemes, info, li - 2, ph);
+                listed = false;
+                titled = false;
+                (np, head, after.target, lexemes[li].end())
+            } else {
+                let head = head_of(lexemes, info, ph.get(after.core));
+                listed = ph.get(after.object).len() > ph.get(after.core).len();
+                // "Created Packing Progress Summary": a title in capitals, as good as quoted.
+                titled = in_capitals(lexemes, info, ph.get(after.core));
+                (after.object, head, after.target, after.end)
+            }
         }
         (Voice::Passive, _) => {
             let (np, head) = subject.map_or((Span::default(), None), |s| {
@@ -1873,6 +1886,21 @@ fn sends_a_call(lexemes: &[Lexeme], info: &Infos<'_>, claim: &RawClaim, ph: &Phr
             .get(claim.object)
             .iter()
             .any(|&o| word_is(lexemes, info, o, F_CALL_NOUN))
+}
+
+/// True when the verb at `li` opens a bracketed aside right after a noun and words follow it
+/// there ("record (closed with ...)"; a participle alone in brackets, "(blocked)", is a status
+/// mark).
+fn opens_an_aside(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> bool {
+    li >= 2
+        && lexemes
+            .get(li + 1)
+            .is_some_and(|n| n.sentence == lexemes[li].sentence && n.kind == Kind::Word)
+        && lexemes[li - 1].kind == Kind::Open
+        && lexemes[li - 2].sentence == lexemes[li].sentence
+        && lexemes[li - 2].kind == Kind::Word
+        && info[li - 2].verb.is_none()
+        && !info[li - 2].is(F_STOP | F_PREPOSITION | F_BOUNDARY | F_PRONOUN | F_NUMBER)
 }
 
 /// What the grammar knows of lexeme `k` when it is a word of `sentence`.

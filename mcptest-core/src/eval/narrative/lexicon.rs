@@ -913,8 +913,10 @@ const PART_NOUNS: &[&str] = &[
     "subsection",
     "record",
     "row",
-    // What an insert writes ("All results correctly inserted" by `INSERT INTO ... SELECT`).
+    // What an insert writes ("All results correctly inserted" by `INSERT INTO ... SELECT`),
+    // and what a data set holds ("To test it I changed real data" by an `UPDATE`).
     "result",
+    "data",
     "column",
     "cell",
     "field",
