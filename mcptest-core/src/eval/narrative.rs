@@ -1268,8 +1268,18 @@ fn observed_line(text: &str, lexemes: &[Lexeme]) -> bool {
     }
 }
 
-/// True for a label's head that says what follows was checked: "Results Verified:",
-/// "Verification:", "Checks:".
+/// True for a label (its head `head`, its lexemes `lexemes`) whose list reports what was seen,
+/// not what the agent did: it says what follows was checked ("Results Verified:",
+/// "Verification:", "Checks:"), that checks were run ("Tests Conducted:"), or what a thing
+/// contains ("The table contains:").
+fn reports_observations(head: &str, text: &str, lexemes: &[Lexeme]) -> bool {
+    is_check_word(head)
+        || ["contains", "contain"]
+            .iter()
+            .any(|c| head.eq_ignore_ascii_case(c))
+        || checks_done(head, text, lexemes)
+}
+
 /// True for a label whose head is `head` that says checks were run ("Tests Conducted:",
 /// "Checks performed:"): a participle of doing after a check word.
 fn checks_done(head: &str, text: &str, lexemes: &[Lexeme]) -> bool {
@@ -1293,6 +1303,7 @@ fn checks_done(head: &str, text: &str, lexemes: &[Lexeme]) -> bool {
     words.next().is_some_and(is_check_word)
 }
 
+/// True for a word that says something was checked ("Verified", "checks", "tests").
 fn is_check_word(word: &str) -> bool {
     const CHECK_WORDS: &[&str] = &[
         "verified",
@@ -1809,15 +1820,7 @@ impl<'t> Doc<'t> {
                 let words = &lexed.lexemes[s.first..s.last];
                 let listed = is_list_item(body);
                 let head = label_head(text, words);
-                // A label of what a thing contains ("The table contains:") lists its content.
-                let contains = |w: &str| {
-                    ["contains", "contain"]
-                        .iter()
-                        .any(|c| w.eq_ignore_ascii_case(c))
-                };
-                let checked = head.is_some_and(|h| {
-                    is_check_word(h) || contains(h) || checks_done(h, text, words)
-                });
+                let checked = head.is_some_and(|h| reports_observations(h, text, words));
                 let indent = t.len() - t.trim_start_matches([' ', '\t']).len();
                 let under_check = if listed {
                     let under = verified.is_some_and(|v| indent >= v);
@@ -2233,7 +2236,6 @@ fn lowered<'s>(s: &'s str, buf: &'s mut String) -> &'s str {
     }
 }
 
-/// Writes the lowercase of `s` into `buf`, reusing its allocation.
 /// True when `s` has an uppercase letter. Byte by byte while it is ASCII (most words): a
 /// character is decoded only past the first byte that is not.
 fn has_uppercase(s: &str) -> bool {
@@ -2246,6 +2248,7 @@ fn has_uppercase(s: &str) -> bool {
     }
 }
 
+/// Writes the lowercase of `s` into `buf`, reusing its allocation.
 fn lowercase_into(s: &str, buf: &mut String) {
     buf.clear();
     if s.is_ascii() {

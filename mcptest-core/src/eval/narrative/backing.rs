@@ -249,29 +249,19 @@ pub(super) fn backing_calls(
                 // Exact words only, of the call's name and keys, or of an executor's
                 // statement: a write's other values are free text (a comment that mentions
                 // the project archives nothing).
-                let writes = |c: &u32| evidence[*c as usize].mutating;
+                let writes = |c: usize| evidence[c].mutating;
                 // An executor only when its statement changed state: a `SELECT` that names the
                 // table wrote nothing.
-                let executes = |c: &u32| {
-                    evidence[*c as usize].executor && evidence[*c as usize].acts_by_value()
-                };
+                let executes = |c: usize| evidence[c].executor && evidence[c].acts_by_value();
                 for &o in q.object {
                     m.extend(
                         by_word
                             .get(o)
                             .iter()
-                            .filter(|c| writes(c))
-                            .map(|&c| c as usize),
+                            .map(|&c| c as usize)
+                            .filter(|&c| writes(c)),
                     );
-                    m.extend(
-                        deep.by_word
-                            .get(o)
-                            .iter()
-                            .filter(|&&e| e & 1 == 0)
-                            .map(|&e| e >> 1)
-                            .filter(|c| writes(c) && executes(c))
-                            .map(|c| c as usize),
-                    );
+                    m.extend(deep.holding(o).filter(|&c| writes(c) && executes(c)));
                 }
             }
             if m.is_empty()
@@ -282,16 +272,9 @@ pub(super) fn backing_calls(
                 // A stored row is closed by setting its end ("closed employee 10001's current
                 // salary" by `UPDATE salary SET to_date = ...`): a statement that updates and
                 // names the object's head exactly.
-                m.extend(
-                    deep.by_word
-                        .get(head)
-                        .iter()
-                        .filter(|&&e| e & 1 == 0)
-                        .map(|&e| (e >> 1) as usize)
-                        .filter(|&c| {
-                            evidence[c].runs_statement && evidence[c].performs(arena, update_class)
-                        }),
-                );
+                m.extend(deep.holding(head).filter(|&c| {
+                    evidence[c].runs_statement && evidence[c].performs(arena, update_class)
+                }));
             }
             if m.is_empty() && q.outcome.len() >= 2 && !q.named_things {
                 // What was resolved is named in the text of a write that did it: a commit
@@ -566,6 +549,15 @@ impl Deep {
         }
         deep.by_word = Lists::build(vocab.words.len(), &pairs);
         deep
+    }
+
+    /// The calls read that hold claim word `w` exactly (not only by prefix kin).
+    fn holding(&self, w: u32) -> impl Iterator<Item = usize> + '_ {
+        self.by_word
+            .get(w)
+            .iter()
+            .filter(|&&e| e & 1 == 0)
+            .map(|&e| (e >> 1) as usize)
     }
 
     /// Appends the calls read that performed one of `class` and hold a word of `object`

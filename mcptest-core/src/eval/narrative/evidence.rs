@@ -1029,7 +1029,7 @@ impl<'a> Args<'a> {
     fn push(&mut self, raw: u32, pieces: (u32, u32), key: &'a str, value: &'a Value) {
         let raw = raw as usize;
         if raw >= self.raw.len() {
-            let lower: Cow<'a, str> = if key.chars().any(char::is_uppercase) {
+            let lower: Cow<'a, str> = if super::has_uppercase(key) {
                 Cow::Owned(key.to_lowercase())
             } else {
                 Cow::Borrowed(key)

@@ -209,8 +209,8 @@ const OUTPUT_NOUNS: &[&str] = &[
     "recap",
 ];
 
-/// Qualities and conditions of a system, not things a tool stores: changing one is an outcome
-/// of the writes that did it ("Dashboard performance restored", "removed the need for
+/// Qualities, conditions and capabilities of a system, not things a tool stores: changing one
+/// is an outcome of the writes that did it ("Dashboard performance restored", "removed the need for
 /// `COUNT(DISTINCT)`"), which any of them backs. Not `security`: "Row Level Security enabled"
 /// names a feature a statement turns on.
 const QUALITY_NOUNS: &[&str] = &[
@@ -860,7 +860,7 @@ const F_AUX_WORD: u64 = 1 << 58;
 const F_ALTERNATIVE: u64 = 1 << 59;
 /// `where`, opening a clause about a place or a case.
 const F_WHERE: u64 = 1 << 60;
-/// A quality or a condition of a system ([`QUALITY_NOUNS`]).
+/// A quality, condition or capability of a system ([`QUALITY_NOUNS`]).
 const F_QUALITY: u64 = 1 << 61;
 /// Words an object phrase passes over: stopwords, adverbs, particles, numbers.
 const F_FILLER: u64 = F_STOP | F_ADVERB | F_PARTICLE | F_NUMBER;
@@ -2215,8 +2215,7 @@ fn finish(
             None => {}
         }
     }
-    let words = ph.get(object);
-    if !words.is_empty() && head.is_some_and(|h| word_is(lexemes, info, h, F_QUALITY)) && !vague {
+    if !object.is_empty() && head.is_some_and(|h| word_is(lexemes, info, h, F_QUALITY)) && !vague {
         // "restored performance", "Removed need for COUNT(DISTINCT)": an outcome of the writes.
         vague = true;
         object = Span::default();

@@ -108,19 +108,27 @@ const ABBREVIATIONS: &[&str] = &[
     "vs", "e.g", "i.e", "eg", "ie", "cf", "approx", "incl", "esp", "viz", "resp", "w.r.t",
 ];
 
-// `abbreviation_dot` passes over words longer than the longest abbreviation.
-const _: () = {
-    let mut i = 0;
-    while i < ABBREVIATIONS.len() {
-        assert!(ABBREVIATIONS[i].len() <= 6);
-        i += 1;
-    }
-};
-
 /// Abbreviations that end a list, and the sentence when a capital follows ("tables, views,
 /// etc. Then ..."), not before a lowercase word, a number or a bracket ("(`rental`, `payment`,
 /// etc.) was modified").
 const LIST_ABBREVIATIONS: &[&str] = &["etc"];
+
+/// The longest abbreviation of either list, in bytes: a longer word before a dot is passed
+/// over without a look at the lists.
+const LONGEST_ABBREVIATION: usize = longest(ABBREVIATIONS, longest(LIST_ABBREVIATIONS, 0));
+
+/// The length of the longest of `words`, or `at_least` when that is longer.
+const fn longest(words: &[&str], at_least: usize) -> usize {
+    let mut max = at_least;
+    let mut i = 0;
+    while i < words.len() {
+        if words[i].len() > max {
+            max = words[i].len();
+        }
+        i += 1;
+    }
+    max
+}
 
 /// True when the `.` at byte `dot` closes an abbreviation written right before it, and the
 /// sentence goes on: the line goes on after it, and, after `etc.`, with no capital.
@@ -133,7 +141,7 @@ fn abbreviation_dot(text: &str, lexemes: &[Lexeme], dot: usize) -> bool {
         return false;
     };
     // Every abbreviation is short: most words before a dot are passed over on their length.
-    if word.len() > 6 {
+    if word.len() > LONGEST_ABBREVIATION {
         return false;
     }
     let is = |list: &[&str]| list.iter().any(|a| a.eq_ignore_ascii_case(word));
