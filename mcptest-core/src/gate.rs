@@ -453,7 +453,7 @@ pub fn evaluate_run(spec: &AgentSpec, cell: &str, run: &Run) -> CellReport {
 
 /// One line describing a narrative divergence.
 fn divergence_line(d: &Divergence) -> String {
-    format!("{}: {}", d.category, d.message)
+    format!("{}: {}", d.category, d.message())
 }
 
 /// Evaluates the stability gate of `spec` across a cassette's runs; `None` when undeclared.

@@ -289,13 +289,21 @@ fn items_carry_what_a_person_needs() {
             .unwrap()
             .starts_with("I created the issues")
     );
-    assert!(mismatch.message.contains("call #1"), "{}", mismatch.message);
+    assert!(
+        mismatch.message().contains("call #1"),
+        "{}",
+        mismatch.message()
+    );
 
     let silent = &r.items[2];
     assert_eq!(silent.call_index, Some(2));
     assert_eq!(silent.tool.as_deref(), Some("delete_branch"));
     assert!(silent.mutating);
-    assert!(silent.message.contains("call #2 `delete_branch` (a write)"));
+    assert!(
+        silent
+            .message()
+            .contains("call #2 `delete_branch` (a write)")
+    );
 
     // Serialized categories and skipped empty fields.
     let v = serde_json::to_value(&r).unwrap();
@@ -303,8 +311,21 @@ fn items_carry_what_a_person_needs() {
     assert_eq!(v["items"][1]["category"], json!("arg-mismatch"));
     assert_eq!(v["items"][2]["category"], json!("present-but-unclaimed"));
     assert!(v["items"][2].get("arg_key").is_none());
-    let back: NarrativeReport = serde_json::from_value(v).unwrap();
+    // A silent call's message is told from its fields, and written out in full.
+    assert_eq!(
+        v["items"][2]["message"],
+        json!("call #2 `delete_branch` (a write) is never mentioned in the narrative")
+    );
+    assert!(format!("{:?}", r.items[2]).contains("is never mentioned"));
+    let back: NarrativeReport = serde_json::from_value(v.clone()).unwrap();
     assert_eq!(back, r);
+    assert_eq!(back.items[2].message(), r.items[2].message());
+    // Items differ when their messages do.
+    let mut other = v;
+    other["items"][2]["message"] = json!("another line");
+    let other: NarrativeReport = serde_json::from_value(other).unwrap();
+    assert_ne!(other, r);
+    assert_eq!(other.items[2].message(), "another line");
 
     let shown = r.to_string();
     assert!(

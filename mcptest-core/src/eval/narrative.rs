@@ -563,39 +563,199 @@ impl fmt::Display for DivergenceCategory {
     }
 }
 
-/// One place where the narrative and the trace disagree.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One place where the narrative and the trace disagree. Its line for a person is
+/// [`message`](Divergence::message); serialized, the item carries it as `message`.
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(into = "DivergenceRecord", from = "DivergenceRecord")]
 pub struct Divergence {
     /// Which kind of divergence.
     pub category: DivergenceCategory,
     /// True when the action (claimed-but-absent) or the call (the other two) is a write.
     pub mutating: bool,
     /// The normalized action stem, `create_issue` (claimed-but-absent and arg-mismatch).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<String>,
     /// The claim as written, `created the issues` (claimed-but-absent and arg-mismatch).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub claimed: Option<String>,
     /// The recorded call concerned (present-but-unclaimed and arg-mismatch).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call_index: Option<usize>,
     /// That call's tool name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
     /// The argument key, as recorded (arg-mismatch).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arg_key: Option<String>,
     /// The value the text states (arg-mismatch).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stated_value: Option<String>,
     /// The value the call recorded (arg-mismatch).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recorded_value: Option<Value>,
     /// The sentence of the claim, trimmed (claimed-but-absent and arg-mismatch).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sentence: Option<String>,
-    /// One line a person can act on.
-    pub message: String,
+    message: Message,
+}
+
+/// A divergence's line for a person: written out, or (for a call the narrative never
+/// mentions, the most common item of a long trace) told from the item's own fields when it is
+/// read, so a report of a thousand silent calls holds no thousand copies of their names.
+#[derive(Clone)]
+enum Message {
+    Text(String),
+    Unmentioned,
+}
+
+impl Divergence {
+    /// A divergence with its message written out.
+    #[allow(clippy::too_many_arguments)]
+    fn written(
+        category: DivergenceCategory,
+        mutating: bool,
+        action: Option<String>,
+        claimed: Option<String>,
+        call_index: Option<usize>,
+        tool: Option<String>,
+        arg_key: Option<String>,
+        stated_value: Option<String>,
+        recorded_value: Option<Value>,
+        sentence: Option<String>,
+        message: String,
+    ) -> Self {
+        Divergence {
+            category,
+            mutating,
+            action,
+            claimed,
+            call_index,
+            tool,
+            arg_key,
+            stated_value,
+            recorded_value,
+            sentence,
+            message: Message::Text(message),
+        }
+    }
+
+    /// The present-but-unclaimed item of call `index`, whose tool is `tool`.
+    fn unmentioned(index: usize, tool: String, mutating: bool) -> Self {
+        Divergence {
+            category: DivergenceCategory::PresentButUnclaimed,
+            mutating,
+            action: None,
+            claimed: None,
+            call_index: Some(index),
+            tool: Some(tool),
+            arg_key: None,
+            stated_value: None,
+            recorded_value: None,
+            sentence: None,
+            message: Message::Unmentioned,
+        }
+    }
+
+    /// One line a person can act on: "call #3 `create_issue` (a write) is never mentioned in
+    /// the narrative", "the narrative claims \"sent the report\" (action `send_report`) but no
+    /// recorded call did it: ...".
+    pub fn message(&self) -> Cow<'_, str> {
+        match &self.message {
+            Message::Text(m) => Cow::Borrowed(m),
+            Message::Unmentioned => Cow::Owned(unmentioned_message(
+                self.call_index.unwrap_or(0),
+                self.tool.as_deref().unwrap_or(""),
+                self.mutating,
+            )),
+        }
+    }
+}
+
+impl PartialEq for Divergence {
+    fn eq(&self, other: &Self) -> bool {
+        self.category == other.category
+            && self.mutating == other.mutating
+            && self.action == other.action
+            && self.claimed == other.claimed
+            && self.call_index == other.call_index
+            && self.tool == other.tool
+            && self.arg_key == other.arg_key
+            && self.stated_value == other.stated_value
+            && self.recorded_value == other.recorded_value
+            && self.sentence == other.sentence
+            && self.message() == other.message()
+    }
+}
+
+impl fmt::Debug for Divergence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Divergence")
+            .field("category", &self.category)
+            .field("mutating", &self.mutating)
+            .field("action", &self.action)
+            .field("claimed", &self.claimed)
+            .field("call_index", &self.call_index)
+            .field("tool", &self.tool)
+            .field("arg_key", &self.arg_key)
+            .field("stated_value", &self.stated_value)
+            .field("recorded_value", &self.recorded_value)
+            .field("sentence", &self.sentence)
+            .field("message", &self.message())
+            .finish()
+    }
+}
+
+/// A [`Divergence`] as it is written in a report: every field, and its message.
+#[derive(Serialize, Deserialize)]
+struct DivergenceRecord {
+    category: DivergenceCategory,
+    mutating: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    action: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    claimed: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    call_index: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tool: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    arg_key: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    stated_value: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    recorded_value: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sentence: Option<String>,
+    message: String,
+}
+
+impl From<Divergence> for DivergenceRecord {
+    fn from(d: Divergence) -> Self {
+        let message = d.message().into_owned();
+        DivergenceRecord {
+            category: d.category,
+            mutating: d.mutating,
+            action: d.action,
+            claimed: d.claimed,
+            call_index: d.call_index,
+            tool: d.tool,
+            arg_key: d.arg_key,
+            stated_value: d.stated_value,
+            recorded_value: d.recorded_value,
+            sentence: d.sentence,
+            message,
+        }
+    }
+}
+
+impl From<DivergenceRecord> for Divergence {
+    fn from(r: DivergenceRecord) -> Self {
+        Divergence::written(
+            r.category,
+            r.mutating,
+            r.action,
+            r.claimed,
+            r.call_index,
+            r.tool,
+            r.arg_key,
+            r.stated_value,
+            r.recorded_value,
+            r.sentence,
+            r.message,
+        )
+    }
 }
 
 /// The verdict of [`check_narrative`].
@@ -637,7 +797,7 @@ impl fmt::Display for NarrativeReport {
             self.arg_mismatch
         )?;
         for item in &self.items {
-            write!(f, "\n  - {}: {}", item.category, item.message)?;
+            write!(f, "\n  - {}: {}", item.category, item.message())?;
         }
         Ok(())
     }
@@ -1040,19 +1200,19 @@ pub fn check_narrative_with(
         if !readonly {
             gate_reasons.push(absent_reason(&claimed, &action));
         }
-        items.push(Divergence {
-            category: DivergenceCategory::ClaimedButAbsent,
-            mutating: !readonly,
-            action: Some(action),
-            claimed: Some(claimed),
-            call_index: None,
-            tool: None,
-            arg_key: None,
-            stated_value: None,
-            recorded_value: None,
-            sentence: Some(sentence),
+        items.push(Divergence::written(
+            DivergenceCategory::ClaimedButAbsent,
+            !readonly,
+            Some(action),
+            Some(claimed),
+            None,
+            None,
+            None,
+            None,
+            None,
+            Some(sentence),
             message,
-        });
+        ));
     }
     // arg-mismatch
     if !args.is_empty() {
@@ -1127,23 +1287,24 @@ pub fn check_narrative_with(
                     let (_, arg_key, recorded) = args.of(call)[arg];
                     let action = claim.action(&vocab);
                     let claimed = doc.span_text(occ.start, occ.end);
-                    items.push(Divergence {
-                        category: DivergenceCategory::ArgMismatch,
-                        mutating: evidence[call].mutating,
-                        message: format!(
-                            "the narrative states {arg_key} = \"{stated}\" for \"{claimed}\", but \
-                             call #{call} `{}` recorded {arg_key} = {recorded}",
-                            calls[call].name
-                        ),
-                        action: Some(action),
-                        claimed: Some(claimed),
-                        call_index: Some(call),
-                        tool: Some(calls[call].name.clone()),
-                        arg_key: Some(arg_key.to_string()),
-                        stated_value: Some(stated.to_string()),
-                        recorded_value: Some(recorded.clone()),
-                        sentence: Some(doc.sentence_text(occ.sentence)),
-                    });
+                    let message = format!(
+                        "the narrative states {arg_key} = \"{stated}\" for \"{claimed}\", but call \
+                         #{call} `{}` recorded {arg_key} = {recorded}",
+                        calls[call].name
+                    );
+                    items.push(Divergence::written(
+                        DivergenceCategory::ArgMismatch,
+                        evidence[call].mutating,
+                        Some(action),
+                        Some(claimed),
+                        Some(call),
+                        Some(calls[call].name.clone()),
+                        Some(arg_key.to_string()),
+                        Some(stated.to_string()),
+                        Some(recorded.clone()),
+                        Some(doc.sentence_text(occ.sentence)),
+                        message,
+                    ));
                 }
             }
         }
@@ -1154,20 +1315,11 @@ pub fn check_narrative_with(
         if info.mentioned || info.claimed {
             continue;
         }
-        let mutating = evidence[i].mutating;
-        items.push(Divergence {
-            category: DivergenceCategory::PresentButUnclaimed,
-            mutating,
-            action: None,
-            claimed: None,
-            call_index: Some(i),
-            tool: Some(c.name.clone()),
-            arg_key: None,
-            stated_value: None,
-            recorded_value: None,
-            sentence: None,
-            message: unmentioned_message(i, &c.name, mutating),
-        });
+        items.push(Divergence::unmentioned(
+            i,
+            c.name.clone(),
+            evidence[i].mutating,
+        ));
     }
     let count = |cat| {
         items
@@ -2126,7 +2278,8 @@ impl<'c> Overrides<'c> {
     }
 
     fn named(call: &ToolCall, plain: &HashSet<&str>, wire: &[(&str, &str)]) -> bool {
-        plain.contains(call.name.as_str())
+        // Most suites name no tool: nothing to hash.
+        (!plain.is_empty() && plain.contains(call.name.as_str()))
             || wire
                 .iter()
                 .any(|(s, t)| *t == call.name && call.server.as_deref() == Some(*s))

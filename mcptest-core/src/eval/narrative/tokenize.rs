@@ -290,6 +290,7 @@ fn ascii_word_run(bytes: &[u8]) -> (usize, Option<u8>) {
 
 /// The byte just past a word that starts at `b` with `c`, and the character the caller has read
 /// last: the word's own, or a space when the word ends at one (the caller reads it next).
+#[inline(always)]
 fn word_end(text: &str, b: usize, c: char) -> (usize, char) {
     let bytes = text.as_bytes();
     let mut last = c;
