@@ -443,7 +443,7 @@ pub use evidence::ToolHint;
 
 use crate::fasthash::{HashMap, HashSet, ShortTable, Text, same_bytes};
 use crate::trace::{Run, ToolCall, split_wire_name};
-use backing::{Query, Trace, backing_calls, with_reference};
+use backing::{Query, Trace, Written, backing_calls};
 use evidence::{Arena, Args, CallEvidence, NameFacts, Pieces};
 use grammar::{Infos, NO_SPELLING, Phrases, QUOTED, RawClaim, WordInfo};
 use lexicon::{has_digit, is_into_verb, is_stopword, normalize, verb_class};
@@ -991,16 +991,25 @@ pub fn check_narrative_with(
         call_name.push(n);
     }
 
+    // With no tool named by the suite and no annotation, each call is what its name says.
+    let declared_nothing = overrides.is_empty() && hints.is_empty();
     let mut args = Args::with_capacity(calls.len());
     let mut evidence: Vec<CallEvidence> = calls
         .iter()
         .enumerate()
         .map(|(i, c)| {
             let f = &facts[call_name[i]];
-            let hint = hints.get(c).and_then(|h| h.mutating());
-            let mutating = overrides.mutating(c, hint, f.writes);
-            // Declared read-only (by the suite, else by the server) and not forced a write.
-            let declared_readonly = !mutating && (overrides.readonly(c) || hint == Some(false));
+            let (mutating, declared_readonly) = if declared_nothing {
+                (f.writes, false)
+            } else {
+                let hint = hints.get(c).and_then(|h| h.mutating());
+                let mutating = overrides.mutating(c, hint, f.writes);
+                // Declared read-only (by the suite, else by the server) and not forced a write.
+                (
+                    mutating,
+                    !mutating && (overrides.readonly(c) || hint == Some(false)),
+                )
+            };
             CallEvidence::new(
                 c,
                 f,
@@ -1131,12 +1140,12 @@ pub fn check_narrative_with(
             } else {
                 &[]
             },
-            written: with_reference(
-                doc.text,
-                claim.first.start,
-                claim.first.end,
-                doc.lexed.sentences[claim.first.sentence].end,
-            ),
+            written: Written {
+                text: doc.text,
+                start: claim.first.start,
+                end: claim.first.end,
+                sentence_end: doc.lexed.sentences[claim.first.sentence].end,
+            },
         })
         .collect();
     let matched = backing_calls(
@@ -2208,7 +2217,9 @@ impl<'t> Doc<'t> {
             return String::new();
         };
         let t = self.text.get(sent.start..sent.end).unwrap_or("").trim();
-        if t.chars().count() <= MAX {
+        // A sentence of at most MAX bytes has at most MAX characters: only a longer one is
+        // counted.
+        if t.len() <= MAX || t.chars().count() <= MAX {
             t.to_string()
         } else {
             let mut s: String = t.chars().take(MAX).collect();
@@ -2277,9 +2288,16 @@ impl<'c> Overrides<'c> {
         }
     }
 
+    /// True when the suite names no tool either way.
+    fn is_empty(&self) -> bool {
+        self.readonly.is_empty()
+            && self.mutating.is_empty()
+            && self.readonly_wire.is_empty()
+            && self.mutating_wire.is_empty()
+    }
+
     fn named(call: &ToolCall, plain: &HashSet<&str>, wire: &[(&str, &str)]) -> bool {
-        // Most suites name no tool: nothing to hash.
-        (!plain.is_empty() && plain.contains(call.name.as_str()))
+        plain.contains(call.name.as_str())
             || wire
                 .iter()
                 .any(|(s, t)| *t == call.name && call.server.as_deref() == Some(*s))

@@ -54,8 +54,25 @@ pub(super) struct Query<'q> {
     /// bug"): its object words as written, without the other words tools name them by, when
     /// a write's text may name them all.
     pub outcome: &'q [u32],
-    /// The claim as first written ("PR #24 was closed"): the numbers it gives after `#`.
-    pub written: &'q str,
+    /// Where the claim is first written ("PR #24 was closed"): the numbers it gives after `#`.
+    pub written: Written<'q>,
+}
+
+/// Where a claim is first written: the text, the claim's span and the end of its sentence.
+/// Its words with the reference after them ([`with_reference`]) are read only when a claim
+/// of closing asks for its numbers.
+#[derive(Clone, Copy)]
+pub(super) struct Written<'q> {
+    pub text: &'q str,
+    pub start: usize,
+    pub end: usize,
+    pub sentence_end: usize,
+}
+
+impl<'q> Written<'q> {
+    fn words(&self) -> &'q str {
+        with_reference(self.text, self.start, self.end, self.sentence_end)
+    }
 }
 
 /// Lists of `u32` keyed by small integers (word ids), stored contiguously.
@@ -295,7 +312,7 @@ pub(super) fn backing_calls(
                 && !q.vague
                 && let (Some(close), Some(merge)) = (close, merge)
                 && q.class.contains(&close)
-                && q.written.contains('#')
+                && q.written.words().contains('#')
             {
                 let closing =
                     closing.get_or_insert_with(|| Closing::read(&writes, calls, &by_action, merge));
@@ -344,7 +361,7 @@ impl<'c> Closing<'c> {
     /// of the trace, when a write's text gives that number after a closing keyword
     /// ("**Resolves #24**"). Merging that change closed it; no call of its own did.
     fn backing(&self, q: &Query<'_>) -> &[usize] {
-        let mut claimed = q.written.split('#').skip(1).map(reference_number);
+        let mut claimed = q.written.words().split('#').skip(1).map(reference_number);
         if claimed.any(|n| !n.is_empty() && self.numbers.contains(&n)) {
             &self.merges
         } else {
@@ -360,7 +377,7 @@ fn reference_number(after: &str) -> &str {
 
 /// The text of a claim (`start..end`) and, when it gives no `#` reference itself, up to the
 /// first one after it in its sentence ("closed PR #24": the claim's text ends at its head).
-pub(super) fn with_reference(text: &str, start: usize, end: usize, sentence_end: usize) -> &str {
+fn with_reference(text: &str, start: usize, end: usize, sentence_end: usize) -> &str {
     let claim = text.get(start..end).unwrap_or("");
     if claim.contains('#') {
         return claim;
