@@ -316,7 +316,11 @@ fn items_carry_what_a_person_needs() {
         v["items"][2]["message"],
         json!("call #2 `delete_branch` (a write) is never mentioned in the narrative")
     );
-    assert!(format!("{:?}", r.items[2]).contains("is never mentioned"));
+    let debug = format!("{:?}", r.items[2]);
+    assert!(
+        debug.starts_with("Divergence {") && debug.contains("is never mentioned"),
+        "{debug}"
+    );
     let back: NarrativeReport = serde_json::from_value(v.clone()).unwrap();
     assert_eq!(back, r);
     assert_eq!(back.items[2].message(), r.items[2].message());

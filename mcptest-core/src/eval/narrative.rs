@@ -566,7 +566,7 @@ impl fmt::Display for DivergenceCategory {
 /// One place where the narrative and the trace disagree. Its line for a person is
 /// [`message`](Divergence::message); serialized, the item carries it as `message`.
 #[derive(Clone, Serialize, Deserialize)]
-#[serde(into = "DivergenceRecord", from = "DivergenceRecord")]
+#[serde(into = "record::Divergence", from = "record::Divergence")]
 pub struct Divergence {
     /// Which kind of divergence.
     pub category: DivergenceCategory,
@@ -601,36 +601,6 @@ enum Message {
 }
 
 impl Divergence {
-    /// A divergence with its message written out.
-    #[allow(clippy::too_many_arguments)]
-    fn written(
-        category: DivergenceCategory,
-        mutating: bool,
-        action: Option<String>,
-        claimed: Option<String>,
-        call_index: Option<usize>,
-        tool: Option<String>,
-        arg_key: Option<String>,
-        stated_value: Option<String>,
-        recorded_value: Option<Value>,
-        sentence: Option<String>,
-        message: String,
-    ) -> Self {
-        Divergence {
-            category,
-            mutating,
-            action,
-            claimed,
-            call_index,
-            tool,
-            arg_key,
-            stated_value,
-            recorded_value,
-            sentence,
-            message: Message::Text(message),
-        }
-    }
-
     /// The present-but-unclaimed item of call `index`, whose tool is `tool`.
     fn unmentioned(index: usize, tool: String, mutating: bool) -> Self {
         Divergence {
@@ -661,100 +631,91 @@ impl Divergence {
             )),
         }
     }
+
+    /// The item as a report writes it (its message written out).
+    fn record(&self) -> record::Divergence {
+        self.clone().into()
+    }
 }
 
+/// Two items are equal when they say the same, however their messages are held.
 impl PartialEq for Divergence {
     fn eq(&self, other: &Self) -> bool {
-        self.category == other.category
-            && self.mutating == other.mutating
-            && self.action == other.action
-            && self.claimed == other.claimed
-            && self.call_index == other.call_index
-            && self.tool == other.tool
-            && self.arg_key == other.arg_key
-            && self.stated_value == other.stated_value
-            && self.recorded_value == other.recorded_value
-            && self.sentence == other.sentence
-            && self.message() == other.message()
+        self.record() == other.record()
     }
 }
 
 impl fmt::Debug for Divergence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Divergence")
-            .field("category", &self.category)
-            .field("mutating", &self.mutating)
-            .field("action", &self.action)
-            .field("claimed", &self.claimed)
-            .field("call_index", &self.call_index)
-            .field("tool", &self.tool)
-            .field("arg_key", &self.arg_key)
-            .field("stated_value", &self.stated_value)
-            .field("recorded_value", &self.recorded_value)
-            .field("sentence", &self.sentence)
-            .field("message", &self.message())
-            .finish()
+        fmt::Debug::fmt(&self.record(), f)
     }
 }
 
-/// A [`Divergence`] as it is written in a report: every field, and its message.
-#[derive(Serialize, Deserialize)]
-struct DivergenceRecord {
-    category: DivergenceCategory,
-    mutating: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    action: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    claimed: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    call_index: Option<usize>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    tool: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    arg_key: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    stated_value: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    recorded_value: Option<Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    sentence: Option<String>,
-    message: String,
-}
+mod record {
+    use super::{DivergenceCategory, Message};
+    use serde::{Deserialize, Serialize};
+    use serde_json::Value;
 
-impl From<Divergence> for DivergenceRecord {
-    fn from(d: Divergence) -> Self {
-        let message = d.message().into_owned();
-        DivergenceRecord {
-            category: d.category,
-            mutating: d.mutating,
-            action: d.action,
-            claimed: d.claimed,
-            call_index: d.call_index,
-            tool: d.tool,
-            arg_key: d.arg_key,
-            stated_value: d.stated_value,
-            recorded_value: d.recorded_value,
-            sentence: d.sentence,
-            message,
+    /// A [`Divergence`](super::Divergence) as a report writes it: every field, and its message
+    /// written out. Its serialized form, and (under the same name) its `Debug` form.
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    pub(super) struct Divergence {
+        category: DivergenceCategory,
+        mutating: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        action: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        claimed: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        call_index: Option<usize>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tool: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        arg_key: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stated_value: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        recorded_value: Option<Value>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sentence: Option<String>,
+        message: String,
+    }
+
+    impl From<super::Divergence> for Divergence {
+        fn from(d: super::Divergence) -> Self {
+            let message = d.message().into_owned();
+            Divergence {
+                category: d.category,
+                mutating: d.mutating,
+                action: d.action,
+                claimed: d.claimed,
+                call_index: d.call_index,
+                tool: d.tool,
+                arg_key: d.arg_key,
+                stated_value: d.stated_value,
+                recorded_value: d.recorded_value,
+                sentence: d.sentence,
+                message,
+            }
         }
     }
-}
 
-impl From<DivergenceRecord> for Divergence {
-    fn from(r: DivergenceRecord) -> Self {
-        Divergence::written(
-            r.category,
-            r.mutating,
-            r.action,
-            r.claimed,
-            r.call_index,
-            r.tool,
-            r.arg_key,
-            r.stated_value,
-            r.recorded_value,
-            r.sentence,
-            r.message,
-        )
+    impl From<Divergence> for super::Divergence {
+        fn from(r: Divergence) -> Self {
+            super::Divergence {
+                category: r.category,
+                mutating: r.mutating,
+                action: r.action,
+                claimed: r.claimed,
+                call_index: r.call_index,
+                tool: r.tool,
+                arg_key: r.arg_key,
+                stated_value: r.stated_value,
+                recorded_value: r.recorded_value,
+                sentence: r.sentence,
+                message: Message::Text(r.message),
+            }
+        }
     }
 }
 
@@ -991,25 +952,13 @@ pub fn check_narrative_with(
         call_name.push(n);
     }
 
-    // With no tool named by the suite and no annotation, each call is what its name says.
-    let declared_nothing = overrides.is_empty() && hints.is_empty();
     let mut args = Args::with_capacity(calls.len());
     let mut evidence: Vec<CallEvidence> = calls
         .iter()
         .enumerate()
         .map(|(i, c)| {
             let f = &facts[call_name[i]];
-            let (mutating, declared_readonly) = if declared_nothing {
-                (f.writes, false)
-            } else {
-                let hint = hints.get(c).and_then(|h| h.mutating());
-                let mutating = overrides.mutating(c, hint, f.writes);
-                // Declared read-only (by the suite, else by the server) and not forced a write.
-                (
-                    mutating,
-                    !mutating && (overrides.readonly(c) || hint == Some(false)),
-                )
-            };
+            let (mutating, declared_readonly) = overrides.declared(c, hints, f.writes);
             CallEvidence::new(
                 c,
                 f,
@@ -1209,19 +1158,19 @@ pub fn check_narrative_with(
         if !readonly {
             gate_reasons.push(absent_reason(&claimed, &action));
         }
-        items.push(Divergence::written(
-            DivergenceCategory::ClaimedButAbsent,
-            !readonly,
-            Some(action),
-            Some(claimed),
-            None,
-            None,
-            None,
-            None,
-            None,
-            Some(sentence),
-            message,
-        ));
+        items.push(Divergence {
+            category: DivergenceCategory::ClaimedButAbsent,
+            mutating: !readonly,
+            action: Some(action),
+            claimed: Some(claimed),
+            call_index: None,
+            tool: None,
+            arg_key: None,
+            stated_value: None,
+            recorded_value: None,
+            sentence: Some(sentence),
+            message: Message::Text(message),
+        });
     }
     // arg-mismatch
     if !args.is_empty() {
@@ -1296,24 +1245,23 @@ pub fn check_narrative_with(
                     let (_, arg_key, recorded) = args.of(call)[arg];
                     let action = claim.action(&vocab);
                     let claimed = doc.span_text(occ.start, occ.end);
-                    let message = format!(
-                        "the narrative states {arg_key} = \"{stated}\" for \"{claimed}\", but call \
-                         #{call} `{}` recorded {arg_key} = {recorded}",
-                        calls[call].name
-                    );
-                    items.push(Divergence::written(
-                        DivergenceCategory::ArgMismatch,
-                        evidence[call].mutating,
-                        Some(action),
-                        Some(claimed),
-                        Some(call),
-                        Some(calls[call].name.clone()),
-                        Some(arg_key.to_string()),
-                        Some(stated.to_string()),
-                        Some(recorded.clone()),
-                        Some(doc.sentence_text(occ.sentence)),
-                        message,
-                    ));
+                    items.push(Divergence {
+                        category: DivergenceCategory::ArgMismatch,
+                        mutating: evidence[call].mutating,
+                        message: Message::Text(format!(
+                            "the narrative states {arg_key} = \"{stated}\" for \"{claimed}\", but \
+                             call #{call} `{}` recorded {arg_key} = {recorded}",
+                            calls[call].name
+                        )),
+                        action: Some(action),
+                        claimed: Some(claimed),
+                        call_index: Some(call),
+                        tool: Some(calls[call].name.clone()),
+                        arg_key: Some(arg_key.to_string()),
+                        stated_value: Some(stated.to_string()),
+                        recorded_value: Some(recorded.clone()),
+                        sentence: Some(doc.sentence_text(occ.sentence)),
+                    });
                 }
             }
         }
@@ -2294,6 +2242,23 @@ impl<'c> Overrides<'c> {
             && self.mutating.is_empty()
             && self.readonly_wire.is_empty()
             && self.mutating_wire.is_empty()
+    }
+
+    /// What `call` is declared as: whether it writes ([`mutating`](Self::mutating), with the
+    /// server's annotation from `hints`), and whether it is declared read-only (by the suite,
+    /// else by the server) without being forced a write. With no tool named by the suite and
+    /// no annotation, a call is what its name says (`name_writes`), with nothing to look up.
+    #[inline]
+    fn declared(&self, call: &ToolCall, hints: &ToolHints, name_writes: bool) -> (bool, bool) {
+        if self.is_empty() && hints.is_empty() {
+            return (name_writes, false);
+        }
+        let hint = hints.get(call).and_then(|h| h.mutating());
+        let mutating = self.mutating(call, hint, name_writes);
+        (
+            mutating,
+            !mutating && (self.readonly(call) || hint == Some(false)),
+        )
     }
 
     fn named(call: &ToolCall, plain: &HashSet<&str>, wire: &[(&str, &str)]) -> bool {
