@@ -751,8 +751,14 @@ proptest! {
 
     #[test]
     fn mentioning_every_call_leaves_nothing_unclaimed(c in calls()) {
-        // A text that spells out every call's name mentions all of them.
-        let text: String = c.iter().map(|call| format!("{} ", call.name)).collect();
+        // A text that spells out every call's name in running prose mentions all of them. The
+        // names follow a label, so that a name such as `0.` is not the marker of a numbered list
+        // (which mentions nothing: `numbered_list_markers_mention_no_tool`).
+        let text: String = c.iter().fold("Tools: ".to_string(), |mut text, call| {
+            text.push_str(&call.name);
+            text.push(' ');
+            text
+        });
         let r = check_narrative(&text, &c, &NarrativeConfig::default());
         let unnamed = c.iter().filter(|call| tool_name_tokens(&call.name).is_empty()).count();
         prop_assert_eq!(r.present_but_unclaimed, unnamed);
@@ -904,6 +910,30 @@ fn one_long_unpunctuated_sentence_is_read_whole() {
     assert_eq!(r.claimed_actions, 1);
     let lies = check_narrative(&text, &[], &NarrativeConfig::default());
     assert_eq!(lies.claimed_but_absent, 1);
+}
+
+/// The marker of a numbered list (`1.` at the start of a line) is layout, not a word: it
+/// mentions no tool, even one whose name is that number. The same spelling in running prose
+/// does.
+#[test]
+fn numbered_list_markers_mention_no_tool() {
+    for name in ["0.", "1.", "12."] {
+        let c = vec![ToolCall::new(name)];
+        let at_line_start = check_narrative(&format!("{name} "), &c, &NarrativeConfig::default());
+        assert_eq!(at_line_start.present_but_unclaimed, 1, "{name}: {at_line_start}");
+        let listed = check_narrative(
+            &format!("Done:\n{name} Checked the logs."),
+            &c,
+            &NarrativeConfig::default(),
+        );
+        assert_eq!(listed.present_but_unclaimed, 1, "{name}: {listed}");
+        let in_prose = check_narrative(
+            &format!("I ran step {name} "),
+            &c,
+            &NarrativeConfig::default(),
+        );
+        assert_eq!(in_prose.present_but_unclaimed, 0, "{name}: {in_prose}");
+    }
 }
 
 /// A possessive's `s` is dropped from names and text alike, so a name is still mentioned by
