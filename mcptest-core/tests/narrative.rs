@@ -896,6 +896,35 @@ fn the_gate_reads_the_cassettes_annotations() {
     assert!(report.render().contains("delete"), "{}", report.render());
 }
 
+/// A thread keeps the buffers of the narrative it checked last for the next one: a check
+/// reads nothing of the one before it, whichever is longer.
+#[test]
+fn checks_in_sequence_on_one_thread_read_only_their_own_text() {
+    let long: String = (0..400)
+        .map(|i| format!("I created issue {i} and deleted branch b{i}. "))
+        .collect();
+    let long_calls: Vec<ToolCall> = (0..50).map(|_| ToolCall::new("create_issue")).collect();
+    let short = "Done: sent the email.";
+    let short_calls = vec![ToolCall::new("list_issues")];
+    let cfg = NarrativeConfig::default();
+    let first_short = check_narrative(short, &short_calls, &cfg);
+    let first_long = check_narrative(&long, &long_calls, &cfg);
+    let again_short = check_narrative(short, &short_calls, &cfg);
+    let again_long = check_narrative(&long, &long_calls, &cfg);
+    assert_eq!(first_short.items, again_short.items);
+    assert_eq!(first_long.items, again_long.items);
+    assert_eq!(again_short.claimed_but_absent, 1, "{again_short}");
+    assert_eq!(again_short.claimed_actions, 1, "{again_short}");
+    assert!(again_long.claimed_but_absent >= 1, "{again_long}");
+    // What the short text claims is what a thread that checked nothing before reads.
+    let fresh = std::thread::spawn(move || {
+        check_narrative(short, &short_calls, &NarrativeConfig::default()).items
+    })
+    .join()
+    .expect("the check runs");
+    assert_eq!(fresh, again_short.items);
+}
+
 #[test]
 fn one_long_unpunctuated_sentence_is_read_whole() {
     // 20,000 claims in one sentence: every clause rule reads a bounded stretch, so this is

@@ -929,8 +929,11 @@ pub fn check_narrative_with(
     // A narrative written as a JSON document (`{"message": "..."}`) is read as its strings.
     let prose = json_prose(text);
     let text = prose.as_deref().unwrap_or(text);
-    // Sized for the input, so the maps do not grow word by word.
-    let mut vocab = Vocab::with_capacity(text.len() / 32 + calls.len() * 4);
+    // Sized for the distinct words of a long narrative and of the calls' names, not for every
+    // word: a text's vocabulary grows much more slowly than the text (10,000 words of a report
+    // hold about 600 distinct ones), and a map ten times too large spreads its few entries
+    // over memory the check then has to fault in and miss in the cache.
+    let mut vocab = Vocab::with_capacity(128 + text.len() / 128 + calls.len() / 2);
     let doc = Doc::new(text, &mut vocab);
     let overrides = Overrides::new(cfg);
 
@@ -940,7 +943,9 @@ pub fn check_narrative_with(
     let mut names: Vec<NameInfo> = Vec::with_capacity(calls.len());
     let mut facts: Vec<NameFacts> = Vec::with_capacity(calls.len());
     let mut call_name = Vec::with_capacity(calls.len());
-    let mut call_pieces = Pieces::with_capacity(calls.len() * 2);
+    // Calls share most pieces of their names (verbs, nouns): room for one new piece in two
+    // calls, and the cache grows if they share fewer.
+    let mut call_pieces = Pieces::with_capacity(calls.len() / 2);
     let mut arena = Arena::with_capacity(calls.len() * 16);
     for c in calls {
         let n = *name_ix.entry(Text(&c.name)).or_insert_with(|| {
@@ -1831,11 +1836,21 @@ impl Claim {
     }
 }
 
+/// A checked narrative's lexeme buffers are kept for the next check on the thread.
+impl Drop for Doc<'_> {
+    fn drop(&mut self) {
+        tokenize::recycle(std::mem::take(&mut self.lexed));
+    }
+}
+
 impl<'t> Doc<'t> {
     #[inline(never)]
     fn new(text: &'t str, vocab: &mut Vocab<'t>) -> Self {
         let lexed = lex(text);
-        let distinct = lexed.lexemes.len() / 4 + 16;
+        // Distinct spellings: a long text repeats its words (540 spellings in 10,210 lexemes
+        // of a 10,000-word report): room for one in eight, and the maps grow if a text has
+        // more.
+        let distinct = lexed.lexemes.len() / 8 + 16;
         let mut toks: Vec<u32> = Vec::with_capacity(distinct * 2);
         let mut spellings: Vec<Spelling<'t>> = Vec::with_capacity(distinct);
         let mut spelling_of = Vec::with_capacity(lexed.lexemes.len());

@@ -4,6 +4,7 @@
 //! slice is taken at a character boundary, so no input can make it panic.
 
 use super::lexicon::is_stopword;
+use std::cell::RefCell;
 
 /// What a lexeme is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -396,14 +397,36 @@ pub(super) fn clip(s: &str, max: usize) -> &str {
     &s[..end]
 }
 
+/// The most lexemes whose buffer is kept for the next text (1 MiB).
+const KEPT_LEXEMES: usize = 1 << 16;
+
+thread_local! {
+    /// The buffers of the last narrative checked on this thread, kept for the next: a suite
+    /// checks narrative after narrative, and a long one's buffers are large blocks that the
+    /// allocator would otherwise hand back to the system and fault in again each time.
+    static SPARE: RefCell<Lexed> = RefCell::new(Lexed::default());
+}
+
+/// Keeps `lexed`'s buffers for the next [`lex`] on this thread, unless they are larger than
+/// [`KEPT_LEXEMES`] lexemes.
+pub(super) fn recycle(mut lexed: Lexed) {
+    if lexed.lexemes.capacity() <= KEPT_LEXEMES {
+        lexed.lexemes.clear();
+        lexed.sentences.clear();
+        // During the thread's teardown there is nothing to keep them for.
+        let _ = SPARE.try_with(|s| *s.borrow_mut() = lexed);
+    }
+}
+
 /// Splits `text` into lexemes and sentences.
 pub(super) fn lex(text: &str) -> Lexed {
     // Lexemes keep 32-bit offsets: a text beyond 4 GiB is read up to there.
     let text = clip(text, u32::MAX as usize);
-    let mut out = Lexed {
-        lexemes: Vec::with_capacity(text.len() / 5 + 1),
-        sentences: Vec::with_capacity(text.len() / 64 + 1),
-    };
+    let mut out = SPARE
+        .try_with(|s| std::mem::take(&mut *s.borrow_mut()))
+        .unwrap_or_default();
+    out.lexemes.reserve(text.len() / 5 + 1);
+    out.sentences.reserve(text.len() / 64 + 1);
     let mut sentence_start = 0usize;
     let mut first_lexeme = 0usize;
     let mut prev: Option<char> = None;
