@@ -949,7 +949,10 @@ fn numbered_list_markers_mention_no_tool() {
     for name in ["0.", "1.", "12."] {
         let c = vec![ToolCall::new(name)];
         let at_line_start = check_narrative(&format!("{name} "), &c, &NarrativeConfig::default());
-        assert_eq!(at_line_start.present_but_unclaimed, 1, "{name}: {at_line_start}");
+        assert_eq!(
+            at_line_start.present_but_unclaimed, 1,
+            "{name}: {at_line_start}"
+        );
         let listed = check_narrative(
             &format!("Done:\n{name} Checked the logs."),
             &c,
