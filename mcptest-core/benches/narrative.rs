@@ -1,7 +1,7 @@
 //! `check_narrative` at scale: a 10,000-word narrative against 1,000 recorded calls, and a
 //! 1,000-word narrative against 100 calls; beside them, `serde_json` parsing the same large run
 //! as an envelope, the yardstick of the performance contract (a gate should cost less than
-//! parsing the run it grades).
+//! parsing the run it grades); and a parse followed by a check, as a suite runs them.
 //!
 //! Run with `cargo bench -p mcptest-core --bench narrative`.
 
@@ -122,6 +122,15 @@ fn bench(c: &mut Criterion) {
     let text = serde_json::to_string(&envelope).expect("serializable");
     group.bench_function("serde_json_parse_of_the_10000_word_run", |b| {
         b.iter(|| serde_json::from_str::<Value>(black_box(&text)).expect("valid JSON"))
+    });
+    // As a suite runs: each check right after a parse, so the allocator holds what the parse
+    // left behind (this minus the parse above is what the check costs there).
+    group.bench_function("parse_then_check_of_the_10000_word_run", |b| {
+        b.iter(|| {
+            let run = serde_json::from_str::<Value>(black_box(&text)).expect("valid JSON");
+            let report = check_narrative(black_box(&large.0), black_box(&large.1), &cfg);
+            (run, report)
+        })
     });
     group.finish();
 }
