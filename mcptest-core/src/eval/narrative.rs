@@ -412,6 +412,11 @@
 //! * **Key words used as plain nouns** read the next word as a stated value ("the body explains
 //!   the fix" states `body = explains`).
 //! * A value stated **without its key** ("the weather in Fresno") is never compared.
+//! * **What an executor wrote is read as what it touched**: an `execute_action` that creates an
+//!   issue whose body tells of the `develop` branch backs "created the `develop` branch",
+//!   though no call created one. Reading only an executor's short values would catch it, and
+//!   would also flag content an agent wrote into a body ("added an impact assessment" to the
+//!   issue it created), so the free text still counts.
 //!
 //! ```
 //! use mcptest_core::eval::{check_narrative, NarrativeConfig};
