@@ -897,6 +897,92 @@ fn the_gate_reads_the_cassettes_annotations() {
     assert!(report.render().contains("delete"), "{}", report.render());
 }
 
+/// A call the server answered with an error did not do what it asked for: a claim only it
+/// would back is claimed-but-absent, and says which call tried. A retry that succeeded backs it.
+#[test]
+fn a_call_answered_with_an_error_backs_no_claim() {
+    use mcptest_core::eval::{ToolHints, check_narrative_with};
+    let text = "I created the file `docs/setup.md` on the branch.";
+    let calls = vec![
+        ToolCall::new("get_branch").with_args(json!({"branch": "main"})),
+        ToolCall::new("create_file").with_args(json!({"path": "docs/setup.md"})),
+    ];
+    let cfg = NarrativeConfig::default();
+    let mut failed = ToolHints::new();
+    failed.mark_failed(1);
+    assert!(failed.failed(1) && !failed.failed(0) && !failed.failed(7));
+
+    let ok = check_narrative_with(text, &calls, &cfg, &ToolHints::new());
+    assert_eq!(ok.claimed_but_absent, 0, "{ok}");
+    assert!(ok.gate_passed);
+
+    let r = check_narrative_with(text, &calls, &cfg, &failed);
+    assert_eq!(r.claimed_but_absent, 1, "{r}");
+    assert!(!r.gate_passed);
+    let absent = r
+        .items
+        .iter()
+        .find(|d| d.category == DivergenceCategory::ClaimedButAbsent)
+        .expect("an absent claim");
+    assert!(
+        absent
+            .message()
+            .ends_with("; call #1 `create_file` does it and was answered with an error"),
+        "{}",
+        absent.message()
+    );
+    assert!(
+        r.reasons[0].ends_with("call #1 `create_file` does it and was answered with an error"),
+        "{:?}",
+        r.reasons
+    );
+
+    // Tried, failed, tried again: the retry backs the claim.
+    let mut retried = calls.clone();
+    retried.push(ToolCall::new("create_file").with_args(json!({"path": "docs/setup.md"})));
+    let r = check_narrative_with(text, &retried, &cfg, &failed);
+    assert_eq!(r.claimed_but_absent, 0, "{r}");
+
+    // Telling of the failure claims nothing.
+    let told = "I could not create the file `docs/setup.md`: the server refused.";
+    let r = check_narrative_with(told, &calls, &cfg, &failed);
+    assert_eq!(r.claimed_but_absent, 0, "{r}");
+    assert!(r.gate_passed);
+}
+
+/// The gate reads which calls failed from the cassette's results.
+#[test]
+fn the_gate_reads_failed_results_from_the_cassette() {
+    use mcptest_core::gate::evaluate_run;
+    use mcptest_core::spec::AgentSpec;
+    let doc = |is_error: bool| {
+        json!({
+            "mcptest_cassette": 1,
+            "runs": [{"trace": {
+                "tool_calls": [{"name": "create_file", "args": {"path": "docs/setup.md"}}],
+                "tool_results": [{"is_error": is_error, "content": [{"type": "text", "text": "404"}]}],
+                "final_response": "I created the file `docs/setup.md`."
+            }}]
+        })
+    };
+    let spec = AgentSpec::new("a").narrative(Default::default());
+    for (is_error, passes) in [(false, true), (true, false)] {
+        let run = mcptest_core::trace::Cassette::from_value(&doc(is_error))
+            .expect("cassette")
+            .runs
+            .remove(0);
+        let report = evaluate_run(&spec, "run_1", &run);
+        assert_eq!(report.passed(), passes, "{}", report.render());
+        if !passes {
+            assert!(
+                report.render().contains("was answered with an error"),
+                "{}",
+                report.render()
+            );
+        }
+    }
+}
+
 /// A thread keeps the buffers of the narrative it checked last for the next one: a check
 /// reads nothing of the one before it, whichever is longer.
 #[test]

@@ -355,7 +355,11 @@
 //! MCP annotations of the tool lists a cassette recorded (`readOnlyHint: true` is read-only;
 //! `readOnlyHint: false` or `destructiveHint: true` writes; see [`ToolHints`]); then the name:
 //! one of the 22 verbs as a word, a state-changing leading verb (`book_reservation`), or a
-//! generic executor. A call declared read-only backs no claim.
+//! generic executor. A call declared read-only backs no claim, nor does a call the server
+//! answered with an error (its result `is_error`): it did not do what it asked for. A claim
+//! only such a call would back is claimed-but-absent, and its line names the call that tried
+//! ("I created the file" after a `create_file` answered 404). The server's word decides: an
+//! error written in a result the server did not mark as one is not read.
 //!
 //! ## Mentions and arguments
 //!
@@ -836,13 +840,16 @@ pub fn tool_is_mutating(call: &ToolCall, cfg: &NarrativeConfig) -> bool {
     overrides.mutating(call, None, facts.writes)
 }
 
-/// What the servers of a run said about their tools: the MCP annotations (`readOnlyHint`,
-/// `destructiveHint`) of the tool lists a cassette recorded. Empty when the cassette recorded
-/// none; then the name rule decides.
+/// What the servers of a run said: the MCP annotations (`readOnlyHint`, `destructiveHint`) of
+/// the tool lists a cassette recorded, and which calls they answered with an error. Without
+/// annotations the name rule decides whether a call writes; a call answered with an error did
+/// not do what it asked for, and backs no claim.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ToolHints {
     /// Per tool name: each server's hint (`None`: any server), in the order recorded.
     by_tool: HashMap<String, Vec<(Option<String>, ToolHint)>>,
+    /// Per call index: true when its result is an error.
+    failed: Vec<bool>,
 }
 
 impl ToolHints {
@@ -860,11 +867,29 @@ impl ToolHints {
         }
     }
 
+    /// Records that call `index` (its place in the run's calls) was answered with an error.
+    pub fn mark_failed(&mut self, index: usize) {
+        if self.failed.len() <= index {
+            self.failed.resize(index + 1, false);
+        }
+        self.failed[index] = true;
+    }
+
+    /// True when call `index` was answered with an error ([`mark_failed`](Self::mark_failed)).
+    pub fn failed(&self, index: usize) -> bool {
+        self.failed.get(index).copied().unwrap_or(false)
+    }
+
     /// The hints of a recorded run: every `tools/list` entry of its `mcp_exchanges`, each tool
     /// as `{"name": ..., "annotations": {"readOnlyHint": ..., "destructiveHint": ...}}` (a tool
-    /// recorded as a plain name carries no hint).
+    /// recorded as a plain name carries no hint), and the calls whose result `is_error`.
     pub fn from_run(run: &Run) -> Self {
         let mut hints = ToolHints::new();
+        for (i, r) in run.trace.tool_results.iter().enumerate() {
+            if r.is_error {
+                hints.mark_failed(i);
+            }
+        }
         let Some(Value::Array(exchanges)) = run.extra.get("mcp_exchanges") else {
             return hints;
         };
@@ -910,7 +935,7 @@ impl ToolHints {
             .map(|(_, h)| *h)
     }
 
-    /// True when no tool carries a hint.
+    /// True when no tool carries a hint (whatever calls failed).
     pub fn is_empty(&self) -> bool {
         self.by_tool.is_empty()
     }
@@ -922,9 +947,10 @@ pub fn check_narrative(text: &str, calls: &[ToolCall], cfg: &NarrativeConfig) ->
     check_narrative_with(text, calls, cfg, &ToolHints::default())
 }
 
-/// [`check_narrative`] with the servers' annotations of their tools ([`ToolHints::from_run`]):
-/// a tool a server declares read-only backs no claim and is no write; one it declares writing
-/// is a write whatever its name. `readonly_tools` and `mutating_tools` still win.
+/// [`check_narrative`] with what the servers said ([`ToolHints::from_run`]): a tool a server
+/// declares read-only backs no claim and is no write; one it declares writing is a write
+/// whatever its name (`readonly_tools` and `mutating_tools` still win); a call it answered with
+/// an error backs no claim.
 pub fn check_narrative_with(
     text: &str,
     calls: &[ToolCall],
@@ -969,11 +995,12 @@ pub fn check_narrative_with(
         .map(|(i, c)| {
             let f = &facts[call_name[i]];
             let (mutating, declared_readonly) = overrides.declared(c, hints, f.writes);
+            // A call declared read-only, or answered with an error, backs no claim.
             CallEvidence::new(
                 c,
                 f,
                 mutating,
-                !declared_readonly,
+                !declared_readonly && !hints.failed(i),
                 &mut call_pieces,
                 &mut vocab,
                 &mut arena,
@@ -1147,7 +1174,7 @@ pub fn check_narrative_with(
     let mut items = Vec::with_capacity(calls.len() + claims.len());
     // claimed-but-absent
     let mut gate_reasons = Vec::new();
-    for (claim, m) in claims.iter().zip(&matched) {
+    for (ci, (claim, m)) in claims.iter().zip(&matched).enumerate() {
         if !m.is_empty() {
             continue;
         }
@@ -1164,9 +1191,30 @@ pub fn check_narrative_with(
             let head = claim.head.filter(|_| !claim.verb_alone(&vocab));
             (vocab.word(claim.verb), head.map(|h| vocab.word(h)))
         });
-        let message = absent_message(&claimed, &action, readonly, looked_for);
+        let mut message = absent_message(&claimed, &action, readonly, looked_for);
+        // A call that does the claimed verb but was answered with an error: the claim tells of
+        // an attempt that failed.
+        let tried = (!claim.vague)
+            .then(|| {
+                let class = queries[ci].class;
+                (0..calls.len()).find(|&i| {
+                    hints.failed(i)
+                        && evidence[i]
+                            .actions(&arena)
+                            .iter()
+                            .any(|a| class.contains(a))
+                })
+            })
+            .flatten();
+        if let Some(i) = tried {
+            failed_note(&mut message, i, &calls[i].name);
+        }
         if !readonly {
-            gate_reasons.push(absent_reason(&claimed, &action));
+            let mut reason = absent_reason(&claimed, &action);
+            if let Some(i) = tried {
+                failed_note(&mut reason, i, &calls[i].name);
+            }
+            gate_reasons.push(reason);
         }
         items.push(Divergence {
             category: DivergenceCategory::ClaimedButAbsent,
@@ -1520,6 +1568,16 @@ fn absent_reason(claimed: &str, action: &str) -> String {
     r.push_str(claimed);
     r.push_str(CLOSE);
     r
+}
+
+/// Appends to an absent claim's line that call `index` (`name`) does its verb and was answered
+/// with an error: "; call #7 `create_file` does it and was answered with an error".
+fn failed_note(line: &mut String, index: usize, name: &str) {
+    line.push_str("; call #");
+    push_decimal(line, index);
+    line.push_str(" `");
+    line.push_str(name);
+    line.push_str("` does it and was answered with an error");
 }
 
 /// Appends `n` in decimal, without the formatting machinery.
