@@ -911,6 +911,7 @@ fn a_call_answered_with_an_error_backs_no_claim() {
     let mut failed = ToolHints::new();
     failed.mark_failed(1);
     assert!(failed.failed(1) && !failed.failed(0) && !failed.failed(7));
+    assert_eq!(failed.failed_calls().collect::<Vec<_>>(), [1]);
 
     let ok = check_narrative_with(text, &calls, &cfg, &ToolHints::new());
     assert_eq!(ok.claimed_but_absent, 0, "{ok}");

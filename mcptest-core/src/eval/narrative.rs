@@ -880,6 +880,14 @@ impl ToolHints {
         self.failed.get(index).copied().unwrap_or(false)
     }
 
+    /// The indices of the calls answered with an error, in order.
+    pub fn failed_calls(&self) -> impl Iterator<Item = usize> + '_ {
+        self.failed
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &f)| f.then_some(i))
+    }
+
     /// The hints of a recorded run: every `tools/list` entry of its `mcp_exchanges`, each tool
     /// as `{"name": ..., "annotations": {"readOnlyHint": ..., "destructiveHint": ...}}` (a tool
     /// recorded as a plain name carries no hint), and the calls whose result `is_error`.
@@ -1197,12 +1205,10 @@ pub fn check_narrative_with(
         let tried = (!claim.vague)
             .then(|| {
                 let class = queries[ci].class;
-                (0..calls.len()).find(|&i| {
-                    hints.failed(i)
-                        && evidence[i]
-                            .actions(&arena)
-                            .iter()
-                            .any(|a| class.contains(a))
+                hints.failed_calls().find(|&i| {
+                    evidence
+                        .get(i)
+                        .is_some_and(|e| e.actions(&arena).iter().any(|a| class.contains(a)))
                 })
             })
             .flatten();
