@@ -48,7 +48,9 @@
 //!    infinitive ("would you like me to cancel", "please restart", "unable to cancel"); a
 //!    third-person form describes ("the script creates issues").
 //! 2. Its sentence is not a **question** and not a **table row**, and it is not in the key of a
-//!    `key: value` line ("Total charged: $580", "Changes made:"). Nor is it an item of a list
+//!    `key: value` line ("Total charged: $580", "Changes made:"), unless the key opens with the
+//!    verb and names a thing by its `#` number ("Created issue #51: \"Summary\"": what the
+//!    agent did to that thing; the value is its title, which claims nothing). Nor is it an item of a list
 //!    under a label whose head names code that acts when it runs (job, workflow, pipeline,
 //!    trigger, function, procedure, script, hook, webhook, bot, automation): under
 //!    "**Post-deployment Job:**", "- Closed deployment tracking issue" tells what the job does.
@@ -231,9 +233,11 @@
 //! verb (`kubectl_rollout`), an argument value that is one such verb alone (`"state": "closed"`
 //! closes, `"event": "APPROVE"` approves, `"subCommand": "restart"` restarts, and a flag set
 //! on, `"archived": true`, archives; a verb inside a sentence of text does not count). `issue`
-//! or `process` ending a name, and a light verb in a key, is a noun (`github_issue`,
-//! `issue_key` issue nothing); a name whose first verb reads (`API-retrieve-a-page`) is no
-//! executor. Its words: its name, its argument keys and, for a call that writes, its argument
+//! or `process` ending a name, their plurals anywhere, and a light verb in a key, are nouns
+//! (`github_issue`, `issues_and_pull_requests`, `issue_key` issue nothing); a name whose first
+//! verb reads (`API-retrieve-a-page`) is no executor. An executor's action named by its things
+//! alone takes the verb of its category (`"category_name": "GITHUB_SEARCH"`, `"action_name":
+//! "issues_and_pull_requests"`: a search, which does nothing). Its words: its name, its argument keys and, for a call that writes, its argument
 //! values (the first 64 KiB of text). A claim's object word also matches the other words tools
 //! name that thing by: issue, ticket, story, bug, subtask; description, body; repository, repo;
 //! directory, folder, dir; branch, ref (`create_ref` on `refs/heads/x`); document, doc;
@@ -2091,6 +2095,7 @@ impl<'t> Doc<'t> {
     fn claims(&self, vocab: &mut Vocab) -> Vec<Claim> {
         let mut phrases = Phrases::default();
         let raw: Vec<RawClaim> = grammar::claims(
+            self.text,
             &self.lexed.lexemes,
             &self.infos(),
             &self.no_claims,

@@ -434,13 +434,12 @@ impl<'a> Pieces<'a> {
 fn name_actions(pieces: &[PieceFacts], out: &mut Vec<u32>) -> bool {
     let mut foreign = false;
     // `issue` or `process` ending a name is the thing, not the act (`github_issue`,
-    // `kill_process`); `kubectl_apply` does apply.
+    // `kill_process`), as is its plural anywhere (`issues_and_pull_requests`); `kubectl_apply`
+    // does apply.
     let last = pieces.len().saturating_sub(1);
-    let Some(mut i) = pieces
-        .iter()
-        .enumerate()
-        .position(|(k, p)| p.read || (p.verb.is_some() && !(p.noun_first && k == last)))
-    else {
+    let Some(mut i) = pieces.iter().enumerate().position(|(k, p)| {
+        p.read || (p.verb.is_some() && !(p.noun_first && (k == last || !p.base_form)))
+    }) else {
         return false;
     };
     if pieces[i].read || sends_read(pieces, i) {
@@ -958,10 +957,14 @@ const ACTION_KEYS: &[&str] = &[
     "function_name",
 ];
 
+/// Keys under which a generic executor names the group of actions its action belongs to.
+const CATEGORY_KEYS: &[&str] = &["category", "category_name", "categoryname"];
+
 /// The actions an executor's named action performs, when a top-level key of [`ACTION_KEYS`]
 /// holds a name (`"action_name": "patch_page"` -> `patch`; `"get_block_children"` -> none: it
 /// reads), and whether that name names only stored things of any kind (`patch_page`, as
-/// `API-patch-page` does). `None` when no such key holds a name with a verb or a read word.
+/// `API-patch-page` does). A name of things alone takes the verb or read word of the category
+/// the call names under [`CATEGORY_KEYS`] (`GITHUB_SEARCH`). `None` when neither has one.
 fn named_action<'a>(
     args: &'a Value,
     pieces: &mut Pieces<'a>,
@@ -981,7 +984,25 @@ fn named_action<'a>(
     pieces.split(name, vocab, &mut ps);
     let mut actions = Vec::new();
     name_actions(&ps, &mut actions);
-    let reads = ps.iter().any(|p| p.read);
+    let mut reads = ps.iter().any(|p| p.read);
+    if actions.is_empty() && !reads {
+        // An action named by its things alone takes its verb from its category
+        // (`"category_name": "GITHUB_SEARCH"`, `"action_name": "issues_and_pull_requests"`:
+        // a search).
+        let category = m.iter().find_map(|(k, v)| {
+            let c = v.as_str()?;
+            (CATEGORY_KEYS.iter().any(|a| a.eq_ignore_ascii_case(k))
+                && c.len() <= 64
+                && !c.contains(char::is_whitespace))
+            .then_some(c)
+        });
+        if let Some(c) = category {
+            let mut cs = Vec::new();
+            pieces.split(c, vocab, &mut cs);
+            name_actions(&cs, &mut actions);
+            reads = cs.iter().any(|p| p.read);
+        }
+    }
     (!actions.is_empty() || reads).then_some((actions, names_only_stored_things(&ps)))
 }
 
