@@ -611,6 +611,13 @@ pub struct Divergence {
 enum Message {
     Text(String),
     Unmentioned,
+    /// A claim no call backs, told from its `action` and `claimed` when read: `looked_for` is
+    /// `None` for a vague claim, else the length of the verb that opens `action` and whether
+    /// the object head after it was looked for too (the verb itself when `action` is the verb
+    /// alone).
+    Absent {
+        looked_for: Option<(u32, bool)>,
+    },
 }
 
 impl Divergence {
@@ -642,6 +649,15 @@ impl Divergence {
                 self.tool.as_deref().unwrap_or(""),
                 self.mutating,
             )),
+            Message::Absent { looked_for } => {
+                let action = self.action.as_deref().unwrap_or("");
+                Cow::Owned(absent_message(
+                    self.claimed.as_deref().unwrap_or(""),
+                    action,
+                    !self.mutating,
+                    looked_for_words(action, *looked_for),
+                ))
+            }
         }
     }
 
@@ -1197,13 +1213,14 @@ pub fn check_narrative_with(
         let action = claim.action(&vocab);
         let claimed = doc.span_text(claim.first.start, claim.first.end);
         let sentence = doc.sentence_text(claim.first.sentence);
-        // The class's verb, and the object head it was looked for on (none for a vague
-        // claim, which any state-changing call backs).
+        // The class's verb (it opens the action), and whether it was looked for on the object
+        // head too (neither for a vague claim, which any state-changing call backs). The line
+        // is told from the item when it is read.
         let looked_for = (!claim.vague).then(|| {
-            let head = claim.head.filter(|_| !claim.verb_alone(&vocab));
-            (vocab.word(claim.verb), head.map(|h| vocab.word(h)))
+            let verb = vocab.word(claim.verb).len() as u32;
+            (verb, claim.head.is_some() && !claim.verb_alone(&vocab))
         });
-        let mut message = absent_message(&claimed, &action, readonly, looked_for);
+        let mut message = Message::Absent { looked_for };
         // A call that does the claimed verb but was answered with an error: the claim tells of
         // an attempt that failed.
         let tried = (!claim.vague)
@@ -1217,7 +1234,14 @@ pub fn check_narrative_with(
             })
             .flatten();
         if let Some(i) = tried {
-            failed_note(&mut message, i, &calls[i].name);
+            let mut line = absent_message(
+                &claimed,
+                &action,
+                readonly,
+                looked_for_words(&action, looked_for),
+            );
+            failed_note(&mut line, i, &calls[i].name);
+            message = Message::Text(line);
         }
         if !readonly {
             let mut reason = absent_reason(&claimed, &action);
@@ -1237,7 +1261,7 @@ pub fn check_narrative_with(
             stated_value: None,
             recorded_value: None,
             sentence: Some(sentence),
-            message: Message::Text(message),
+            message,
         });
     }
     // arg-mismatch
@@ -1564,6 +1588,17 @@ fn absent_message(
         }
     }
     m
+}
+
+/// The verb and the object head an absent claim was looked for on, read back from its action
+/// (`send_report`): `looked_for` holds the verb's length and whether the head counts (`None`:
+/// a vague claim). An action that is the verb alone has the verb as its head.
+fn looked_for_words(action: &str, looked_for: Option<(u32, bool)>) -> Option<(&str, Option<&str>)> {
+    looked_for.map(|(verb, head)| {
+        let at = (verb as usize).min(action.len());
+        let (verb, rest) = action.split_at(if action.is_char_boundary(at) { at } else { 0 });
+        (verb, head.then(|| rest.strip_prefix('_').unwrap_or(verb)))
+    })
 }
 
 /// "claimed-but-absent mutating action `send_report` (\"sent the report\"): the trace has no
@@ -2589,6 +2624,55 @@ mod tests {
         assert!(!label("Actions taken:"));
         // No colon at the end: no label.
         assert!(!label("The deployment job: it runs on push"));
+    }
+
+    #[test]
+    fn an_absent_claims_words_are_read_back_from_its_action() {
+        assert_eq!(
+            looked_for_words("send_report", Some((4, true))),
+            Some(("send", Some("report")))
+        );
+        assert_eq!(
+            looked_for_words("send_report", Some((4, false))),
+            Some(("send", None))
+        );
+        // The verb alone: its head is the verb itself.
+        assert_eq!(
+            looked_for_words("close", Some((5, true))),
+            Some(("close", Some("close")))
+        );
+        assert_eq!(looked_for_words("close", None), None);
+        // A length off a character boundary (never written) reads no verb, and never panics.
+        assert_eq!(
+            looked_for_words("\u{e9}x", Some((1, false))),
+            Some(("", None))
+        );
+    }
+
+    /// An absent claim's line, told from its item when read, is the line the report writes, for
+    /// a claim looked for on its head, on its verb alone, and a vague one.
+    #[test]
+    fn an_absent_claims_line_is_told_from_its_item() {
+        let calls = [ToolCall::new("list_issues")];
+        for (text, tail) in [
+            (
+                "I created an issue.",
+                "none does `create` or a verb of its class to `issue`",
+            ),
+            ("I processed your request.", "none changes state"),
+        ] {
+            let r = check_narrative(text, &calls, &NarrativeConfig::default());
+            let item = r
+                .items
+                .iter()
+                .find(|d| d.category == DivergenceCategory::ClaimedButAbsent)
+                .unwrap_or_else(|| panic!("{text}: {r}"));
+            assert!(item.message().ends_with(tail), "{}", item.message());
+            let written = serde_json::to_value(item).expect("serializes");
+            assert_eq!(written["message"], item.message().as_ref());
+            let back: Divergence = serde_json::from_value(written).expect("reads back");
+            assert_eq!(&back, item);
+        }
     }
 
     #[test]
