@@ -973,13 +973,7 @@ fn named_action<'a>(
     let Value::Object(m) = args else {
         return None;
     };
-    let name = m.iter().find_map(|(k, v)| {
-        let name = v.as_str()?;
-        (ACTION_KEYS.iter().any(|a| a.eq_ignore_ascii_case(k))
-            && name.len() <= 64
-            && !name.contains(char::is_whitespace))
-        .then_some(name)
-    })?;
+    let name = name_under(m, ACTION_KEYS)?;
     let mut ps = Vec::new();
     pieces.split(name, vocab, &mut ps);
     let mut actions = Vec::new();
@@ -989,14 +983,7 @@ fn named_action<'a>(
         // An action named by its things alone takes its verb from its category
         // (`"category_name": "GITHUB_SEARCH"`, `"action_name": "issues_and_pull_requests"`:
         // a search).
-        let category = m.iter().find_map(|(k, v)| {
-            let c = v.as_str()?;
-            (CATEGORY_KEYS.iter().any(|a| a.eq_ignore_ascii_case(k))
-                && c.len() <= 64
-                && !c.contains(char::is_whitespace))
-            .then_some(c)
-        });
-        if let Some(c) = category {
+        if let Some(c) = name_under(m, CATEGORY_KEYS) {
             let mut cs = Vec::new();
             pieces.split(c, vocab, &mut cs);
             name_actions(&cs, &mut actions);
@@ -1004,6 +991,17 @@ fn named_action<'a>(
         }
     }
     (!actions.is_empty() || reads).then_some((actions, names_only_stored_things(&ps)))
+}
+
+/// The first name (at most 64 bytes, no whitespace) that a top-level key of `keys` holds.
+fn name_under<'a>(m: &'a serde_json::Map<String, Value>, keys: &[&str]) -> Option<&'a str> {
+    m.iter().find_map(|(k, v)| {
+        let name = v.as_str()?;
+        (keys.iter().any(|a| a.eq_ignore_ascii_case(k))
+            && name.len() <= 64
+            && !name.contains(char::is_whitespace))
+        .then_some(name)
+    })
 }
 
 /// True when a name's things, besides its verbs, read words, joiners and executor words, are
