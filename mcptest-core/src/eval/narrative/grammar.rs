@@ -1126,8 +1126,9 @@ pub(super) struct RawClaim {
     pub end: usize,
 }
 
-/// Reads the claims of a lexed text. `info[i]` describes `lexemes[i]`; `sentence_is_question[s]`
-/// tells whether sentence `s` ends with a question mark.
+/// Reads the claims of a lexed text: `text`, whose bytes the lexemes index. `info[i]`
+/// describes `lexemes[i]`; `skip_sentence[s]` tells whether sentence `s` claims nothing (a
+/// question, a table row, code).
 pub(super) fn claims(
     text: &str,
     lexemes: &[Lexeme],
