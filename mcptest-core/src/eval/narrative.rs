@@ -612,11 +612,12 @@ enum Message {
     Text(String),
     Unmentioned,
     /// A claim no call backs, told from its `action` and `claimed` when read: `looked_for` is
-    /// `None` for a vague claim, else the length of the verb that opens `action` and whether
-    /// the object head after it was looked for too (the verb itself when `action` is the verb
-    /// alone).
+    /// `None` for a vague claim, else whether the object head was looked for besides the verb
+    /// ([`looked_for_words`]); `tried` is the failed call that does its verb, with its tool
+    /// (boxed: it is rare, and every item holds a message).
     Absent {
-        looked_for: Option<(u32, bool)>,
+        looked_for: Option<bool>,
+        tried: Option<Box<(usize, String)>>,
     },
 }
 
@@ -649,14 +650,18 @@ impl Divergence {
                 self.tool.as_deref().unwrap_or(""),
                 self.mutating,
             )),
-            Message::Absent { looked_for } => {
+            Message::Absent { looked_for, tried } => {
                 let action = self.action.as_deref().unwrap_or("");
-                Cow::Owned(absent_message(
+                let mut line = absent_message(
                     self.claimed.as_deref().unwrap_or(""),
                     action,
                     !self.mutating,
                     looked_for_words(action, *looked_for),
-                ))
+                );
+                if let Some(t) = tried {
+                    failed_note(&mut line, t.0, &t.1);
+                }
+                Cow::Owned(line)
             }
         }
     }
@@ -1213,36 +1218,21 @@ pub fn check_narrative_with(
         let action = claim.action(&vocab);
         let claimed = doc.span_text(claim.first.start, claim.first.end);
         let sentence = doc.sentence_text(claim.first.sentence);
-        // The class's verb (it opens the action), and whether it was looked for on the object
-        // head too (neither for a vague claim, which any state-changing call backs). The line
-        // is told from the item when it is read.
-        let looked_for = (!claim.vague).then(|| {
-            let verb = vocab.word(claim.verb).len() as u32;
-            (verb, claim.head.is_some() && !claim.verb_alone(&vocab))
-        });
-        let mut message = Message::Absent { looked_for };
-        // A call that does the claimed verb but was answered with an error: the claim tells of
-        // an attempt that failed.
-        let tried = (!claim.vague)
-            .then(|| {
-                let class = queries[ci].class;
-                hints.failed_calls().find(|&i| {
-                    evidence
-                        .get(i)
-                        .is_some_and(|e| e.actions(&arena).iter().any(|a| class.contains(a)))
-                })
+        // Whether the class's verb was looked for on the object head too (neither for a vague
+        // claim, which any state-changing call backs), and a call that does the claimed verb but
+        // was answered with an error (the claim tells of an attempt that failed). The line is
+        // told from the item when it is read.
+        let looked_for = (!claim.vague).then(|| claim.head.is_some() && !claim.verb_alone(&vocab));
+        let tried = if claim.vague {
+            None
+        } else {
+            let class = queries[ci].class;
+            hints.failed_calls().find(|&i| {
+                evidence
+                    .get(i)
+                    .is_some_and(|e| e.actions(&arena).iter().any(|a| class.contains(a)))
             })
-            .flatten();
-        if let Some(i) = tried {
-            let mut line = absent_message(
-                &claimed,
-                &action,
-                readonly,
-                looked_for_words(&action, looked_for),
-            );
-            failed_note(&mut line, i, &calls[i].name);
-            message = Message::Text(line);
-        }
+        };
         if !readonly {
             let mut reason = absent_reason(&claimed, &action);
             if let Some(i) = tried {
@@ -1261,7 +1251,10 @@ pub fn check_narrative_with(
             stated_value: None,
             recorded_value: None,
             sentence: Some(sentence),
-            message,
+            message: Message::Absent {
+                looked_for,
+                tried: tried.map(|i| Box::new((i, calls[i].name.clone()))),
+            },
         });
     }
     // arg-mismatch
@@ -1591,13 +1584,13 @@ fn absent_message(
 }
 
 /// The verb and the object head an absent claim was looked for on, read back from its action
-/// (`send_report`): `looked_for` holds the verb's length and whether the head counts (`None`:
-/// a vague claim). An action that is the verb alone has the verb as its head.
-fn looked_for_words(action: &str, looked_for: Option<(u32, bool)>) -> Option<(&str, Option<&str>)> {
-    looked_for.map(|(verb, head)| {
-        let at = (verb as usize).min(action.len());
-        let (verb, rest) = action.split_at(if action.is_char_boundary(at) { at } else { 0 });
-        (verb, head.then(|| rest.strip_prefix('_').unwrap_or(verb)))
+/// (`send_report`: a verb, then `_` and the head when the head is another word; both are
+/// pieces of letters and digits, [`Claim::action`]): `looked_for` says whether the head counts
+/// (`None`: a vague claim). An action that is the verb alone has the verb as its head.
+fn looked_for_words(action: &str, looked_for: Option<bool>) -> Option<(&str, Option<&str>)> {
+    looked_for.map(|head| {
+        let (verb, object) = action.split_once('_').unwrap_or((action, action));
+        (verb, head.then_some(object))
     })
 }
 
@@ -1927,9 +1920,11 @@ impl Claim {
     }
 
     /// The claimed action as reported: its verb, then the head of its object when that is
-    /// another word (`create_issue`).
+    /// another word (`create_issue`). The verb (a word of the lexicon) holds no `_`, so the
+    /// action reads back as verb and head ([`looked_for_words`]).
     fn action(&self, vocab: &Vocab<'_>) -> String {
         let verb = vocab.word(self.verb);
+        debug_assert!(!verb.contains('_'), "a verb with `_`: {verb}");
         match self.head {
             Some(o) if o != self.verb => {
                 let head = vocab.word(o);
@@ -2629,24 +2624,19 @@ mod tests {
     #[test]
     fn an_absent_claims_words_are_read_back_from_its_action() {
         assert_eq!(
-            looked_for_words("send_report", Some((4, true))),
+            looked_for_words("send_report", Some(true)),
             Some(("send", Some("report")))
         );
         assert_eq!(
-            looked_for_words("send_report", Some((4, false))),
+            looked_for_words("send_report", Some(false)),
             Some(("send", None))
         );
         // The verb alone: its head is the verb itself.
         assert_eq!(
-            looked_for_words("close", Some((5, true))),
+            looked_for_words("close", Some(true)),
             Some(("close", Some("close")))
         );
         assert_eq!(looked_for_words("close", None), None);
-        // A length off a character boundary (never written) reads no verb, and never panics.
-        assert_eq!(
-            looked_for_words("\u{e9}x", Some((1, false))),
-            Some(("", None))
-        );
     }
 
     /// An absent claim's line, told from its item when read, is the line the report writes, for

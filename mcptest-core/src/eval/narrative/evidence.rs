@@ -973,24 +973,31 @@ fn named_action<'a>(
     let Value::Object(m) = args else {
         return None;
     };
-    let name = name_under(m, ACTION_KEYS)?;
+    let (ps, mut actions, mut reads) = name_verbs(name_under(m, ACTION_KEYS)?, pieces, vocab);
+    // An action named by its things alone takes its verb from its category
+    // (`"category_name": "GITHUB_SEARCH"`, `"action_name": "issues_and_pull_requests"`: a
+    // search).
+    if actions.is_empty()
+        && !reads
+        && let Some(category) = name_under(m, CATEGORY_KEYS)
+    {
+        (_, actions, reads) = name_verbs(category, pieces, vocab);
+    }
+    (!actions.is_empty() || reads).then_some((actions, names_only_stored_things(&ps)))
+}
+
+/// The pieces of `name`, the actions it names ([`name_actions`]) and whether it reads.
+fn name_verbs<'a>(
+    name: &'a str,
+    pieces: &mut Pieces<'a>,
+    vocab: &mut Vocab<'a>,
+) -> (Vec<PieceFacts>, Vec<u32>, bool) {
     let mut ps = Vec::new();
     pieces.split(name, vocab, &mut ps);
     let mut actions = Vec::new();
     name_actions(&ps, &mut actions);
-    let mut reads = ps.iter().any(|p| p.read);
-    if actions.is_empty() && !reads {
-        // An action named by its things alone takes its verb from its category
-        // (`"category_name": "GITHUB_SEARCH"`, `"action_name": "issues_and_pull_requests"`:
-        // a search).
-        if let Some(c) = name_under(m, CATEGORY_KEYS) {
-            let mut cs = Vec::new();
-            pieces.split(c, vocab, &mut cs);
-            name_actions(&cs, &mut actions);
-            reads = cs.iter().any(|p| p.read);
-        }
-    }
-    (!actions.is_empty() || reads).then_some((actions, names_only_stored_things(&ps)))
+    let reads = ps.iter().any(|p| p.read);
+    (ps, actions, reads)
 }
 
 /// The first name (at most 64 bytes, no whitespace) that a top-level key of `keys` holds.

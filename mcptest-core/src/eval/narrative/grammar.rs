@@ -1139,9 +1139,10 @@ pub(super) fn claims(
     // About one claim per sentence at most, in the texts we measured: room enough that a long
     // text does not move its claims as they grow.
     let mut out = Vec::with_capacity(lexemes.last().map_or(0, |l| l.sentence()) + 1);
-    // Per sentence, read at its first verb after a colon: the colon of a key that names a
-    // numbered thing. `colon_in` is the sentence of the last colon passed.
-    let mut title: Option<(u32, Option<usize>)> = None;
+    // Per sentence, read when a verb first needs it (in a key, or past a colon): the opening
+    // verb and the colon of a key that names a numbered thing. `colon_in` is the sentence of
+    // the last colon passed.
+    let mut numbered: Option<(u32, Option<(usize, usize)>)> = None;
     let mut colon_in = u32::MAX;
     for (li, l) in lexemes.iter().enumerate() {
         if l.kind == Kind::Sep {
@@ -1157,21 +1158,23 @@ pub(super) fn claims(
         if skip_sentence.get(l.sentence()).copied().unwrap_or(false) {
             continue;
         }
-        if in_label(lexemes, info, li) && !names_a_numbered_thing(text, lexemes, info, li) {
-            continue;
-        }
-        let colon = match title {
-            _ if colon_in != l.sentence => None,
-            Some((s, colon)) if s == l.sentence => colon,
-            _ => {
-                let colon = numbered_key_colon(text, lexemes, info, li);
-                title = Some((l.sentence, colon));
-                colon
+        let label = in_label(lexemes, info, li);
+        if label || colon_in == l.sentence {
+            let key = match numbered {
+                Some((s, key)) if s == l.sentence => key,
+                _ => {
+                    let key = numbered_key(text, lexemes, info, li);
+                    numbered = Some((l.sentence, key));
+                    key
+                }
+            };
+            // A key claims nothing, but for the verb that opens a key naming a numbered thing;
+            // that thing's title after the colon claims nothing either.
+            let opens_key = key.is_some_and(|(verb, _)| verb == li);
+            let in_title = key.is_some_and(|(_, colon)| colon < li);
+            if (label && !opens_key) || in_title {
+                continue;
             }
-        };
-        if colon.is_some_and(|c| c < li) {
-            // The title of the numbered thing the key names claims nothing.
-            continue;
         }
         if let Some(c) = read_claim(lexemes, info, li, verb, 0, ph) {
             out.push(c);
@@ -1180,41 +1183,17 @@ pub(super) fn claims(
     out
 }
 
-/// True when the key of a `key: value` line opens with the past verb at `li` and names a thing
-/// by its `#` number before the colon: "Created issue #51: \"Summary\"", "Merged PR #12: Fix
-/// the build". The key tells what the agent did to that one thing and the value gives its
-/// title, as "Updated balance: $696" names a field and its value does not.
+/// The opening verb and the colon of the line of `li` when it is a key that opens with a past
+/// verb and names a thing by its `#` number before the colon: "Created issue #51: \"Summary\"",
+/// "Merged PR #12: Fix the build". The key tells what the agent did to that one thing and the
+/// value gives its title, as "Updated balance: $696" names a field and its value does not.
 #[inline(never)]
-fn names_a_numbered_thing(text: &str, lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> bool {
-    let sentence = lexemes[li].sentence;
-    let opens = (0..li)
-        .rev()
-        .take_while(|&k| lexemes[k].sentence == sentence)
-        .all(|k| lexemes[k].kind != Kind::Word);
-    if !opens || !info[li].verb.is_some_and(|v| v.form == Form::Past) {
-        return false;
-    }
-    lexemes[li + 1..]
-        .iter()
-        .take_while(|l| l.sentence == sentence && l.kind != Kind::Sep)
-        .any(|l| {
-            l.kind == Kind::Word
-                && l.start() > 0
-                && text.as_bytes().get(l.start() - 1) == Some(&b'#')
-                && text.as_bytes()[l.start()].is_ascii_digit()
-        })
-}
-
-/// The colon of the sentence of `li` when its line is a key that names a numbered thing
-/// ([`names_a_numbered_thing`]): what follows it is that thing's title ("Created issue #51:
-/// Reopened Qwen3 Issues Summary" reopens nothing).
-#[inline(never)]
-fn numbered_key_colon(
+fn numbered_key(
     text: &str,
     lexemes: &[Lexeme],
     info: &Infos<'_>,
     li: usize,
-) -> Option<usize> {
+) -> Option<(usize, usize)> {
     let sentence = lexemes[li].sentence;
     // The line's first word, within reach: a key opens its line.
     let mut k = li;
@@ -1224,19 +1203,22 @@ fn numbered_key_colon(
         }
         k -= 1;
     }
-    let first = (k..=li).find(|&j| lexemes[j].kind == Kind::Word)?;
+    let verb = (k..=li).find(|&j| lexemes[j].kind == Kind::Word)?;
     // Most lines open with no past verb: nothing more to read.
-    let past = info[first].verb.is_some_and(|v| v.form == Form::Past);
-    if !(past
-        && in_label(lexemes, info, first)
-        && names_a_numbered_thing(text, lexemes, info, first))
-    {
+    if !(info[verb].verb.is_some_and(|v| v.form == Form::Past) && in_label(lexemes, info, verb)) {
         return None;
     }
-    lexemes[first..]
+    let colon = verb + lexemes[verb..].iter().position(|l| l.kind == Kind::Sep)?;
+    let bytes = text.as_bytes();
+    lexemes[verb + 1..colon]
         .iter()
-        .position(|l| l.kind == Kind::Sep)
-        .map(|p| first + p)
+        .any(|l| {
+            l.kind == Kind::Word
+                && l.start() > 0
+                && bytes.get(l.start() - 1) == Some(&b'#')
+                && bytes[l.start()].is_ascii_digit()
+        })
+        .then_some((verb, colon))
 }
 
 /// True when lexeme `li` is in the key of a `key: value` line ("Total charged: $580",
