@@ -1868,6 +1868,128 @@ struct Spelling<'t> {
     whole: bool,
 }
 
+/// Reads each word and quoted span of a narrative to its spelling (`Doc::spellings`), computing
+/// a spelling's facts once, when it first occurs.
+struct Speller<'t> {
+    text: &'t str,
+    toks: Vec<u32>,
+    spellings: Vec<Spelling<'t>>,
+    word_info: Vec<WordInfo>,
+    /// Spellings by text, and a direct-mapped cache of the short ones ahead of it: the cached
+    /// value is the spelling with [`READ_AS_WORD`] once its facts as a word are computed.
+    by_text: HashMap<Text<'t>, u32>,
+    short: ShortTable<u32, SHORT_CACHE_BITS>,
+    /// Pieces of spellings of more than one piece, normalized once.
+    seen: HashMap<Text<'t>, u32>,
+    spans: Vec<(usize, usize)>,
+    lower: String,
+}
+
+/// Marks a spelling in [`Speller::short`] whose facts as a word are computed.
+const READ_AS_WORD: u32 = 1 << 31;
+
+impl<'t> Speller<'t> {
+    fn new(text: &'t str, lexemes: usize) -> Self {
+        // Distinct spellings: a long text repeats its words (540 spellings in 10,210 lexemes
+        // of a 10,000-word report): room for one in eight, and the maps grow if a text has
+        // more.
+        let distinct = lexemes / 8 + 16;
+        Speller {
+            text,
+            toks: Vec::with_capacity(distinct * 2),
+            spellings: Vec::with_capacity(distinct),
+            word_info: Vec::with_capacity(distinct),
+            by_text: with_capacity(distinct),
+            short: ShortTable::default(),
+            seen: with_capacity(distinct),
+            spans: Vec::new(),
+            lower: String::new(),
+        }
+    }
+
+    /// The spelling of the word `text[a..b]`, its facts as a word computed. Most words were
+    /// seen before, and most are short: a short one is found in the cache by its bytes read as
+    /// one number, with nothing more to do.
+    #[inline]
+    fn word(&mut self, bytes: &[u8], a: usize, b: usize, vocab: &mut Vocab<'t>) -> u32 {
+        let slot = ShortTable::<u32, SHORT_CACHE_BITS>::slot(&bytes[a..b]);
+        match slot.and_then(|k| self.short.get(k)) {
+            Some(v) if v & READ_AS_WORD != 0 => v & !READ_AS_WORD,
+            _ => self.read_word(a, b, vocab),
+        }
+    }
+
+    /// The spelling of the quoted span `text[a..b]` (its facts as a word are not needed).
+    fn quoted(&mut self, a: usize, b: usize, vocab: &mut Vocab<'t>) -> u32 {
+        self.spelling(&self.text[a..b], vocab)
+    }
+
+    /// A word past the cache: its spelling found or made, its facts as a word computed when
+    /// they are not yet, and the cache filled.
+    #[inline(never)]
+    fn read_word(&mut self, a: usize, b: usize, vocab: &mut Vocab<'t>) -> u32 {
+        let s = &self.text[a..b];
+        let sp = self.spelling(s, vocab);
+        let spelling = &mut self.spellings[sp as usize];
+        if !spelling.read_as_word {
+            spelling.read_as_word = true;
+            let one_piece = spelling.toks.1 - spelling.toks.0 == 1;
+            lowercase_into(s, &mut self.lower);
+            // An ASCII spelling that is one whole piece was normalized as that piece (in
+            // lowercase, as here): its word is its normal form.
+            let norm = if spelling.whole && s.is_ascii() {
+                Cow::Borrowed(vocab.word(self.toks[spelling.toks.0 as usize]))
+            } else {
+                normalize(&self.lower)
+            };
+            self.word_info[sp as usize] = WordInfo::new(s, &self.lower, &norm, one_piece);
+        }
+        if let Some(k) = ShortTable::<u32, SHORT_CACHE_BITS>::slot(s.as_bytes()) {
+            self.short.set(k, sp | READ_AS_WORD);
+        }
+        sp
+    }
+
+    /// The spelling of `s`, made when it is new: word facts depend only on the raw text, so
+    /// each spelling is read once (its pieces' ids stored once in `toks`), and each distinct
+    /// piece normalized once.
+    fn spelling(&mut self, s: &'t str, vocab: &mut Vocab<'t>) -> u32 {
+        if let Some(&sp) = self.by_text.get(&Text(s)) {
+            return sp;
+        }
+        let first = self.toks.len() as u32;
+        self.spans.clear();
+        name_pieces(s, &mut self.spans);
+        // Most spellings are one piece, the whole of it: the spelling is read once (it is
+        // looked up in `by_text` from now on), so its piece is normalized straight away
+        // instead of through the cache of pieces.
+        let whole = self.spans[..] == [(0, s.len())];
+        if whole {
+            self.toks.push(vocab.raw_piece(s, &mut self.lower).0);
+        } else {
+            for &(a, b) in &self.spans {
+                let raw = &s[a..b];
+                let lower = &mut self.lower;
+                let id = *self
+                    .seen
+                    .entry(Text(raw))
+                    .or_insert_with(|| vocab.raw_piece(raw, lower).0);
+                self.toks.push(id);
+            }
+        }
+        self.spellings.push(Spelling {
+            text: s,
+            toks: (first, self.toks.len() as u32),
+            read_as_word: false,
+            whole,
+        });
+        self.word_info.push(WordInfo::default());
+        let sp = self.spellings.len() as u32 - 1;
+        self.by_text.insert(Text(s), sp);
+        sp
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Occurrence {
     sentence: usize,
@@ -1950,86 +2072,23 @@ impl<'t> Doc<'t> {
     #[inline(never)]
     fn new(text: &'t str, vocab: &mut Vocab<'t>) -> Self {
         let lexed = lex(text);
-        // Distinct spellings: a long text repeats its words (540 spellings in 10,210 lexemes
-        // of a 10,000-word report): room for one in eight, and the maps grow if a text has
-        // more.
-        let distinct = lexed.lexemes.len() / 8 + 16;
-        let mut toks: Vec<u32> = Vec::with_capacity(distinct * 2);
-        let mut spellings: Vec<Spelling<'t>> = Vec::with_capacity(distinct);
+        let mut speller = Speller::new(text, lexed.lexemes.len());
         let mut spelling_of = Vec::with_capacity(lexed.lexemes.len());
-        let mut word_info = Vec::with_capacity(distinct);
-        let mut spans = Vec::new();
-        let mut lower = String::new();
-        // Word facts depend only on the raw text: each spelling is read once (its pieces' ids
-        // stored once in `toks`), and each distinct piece normalized once.
-        let mut seen: HashMap<Text<'t>, u32> = with_capacity(distinct);
-        let mut by_text: HashMap<Text<'t>, u32> = with_capacity(distinct);
-        let mut short_cache: ShortTable<u32, SHORT_CACHE_BITS> = ShortTable::default();
+        let bytes = text.as_bytes();
         for l in &lexed.lexemes {
-            if !matches!(l.kind, Kind::Word | Kind::Quoted) {
-                spelling_of.push(NO_SPELLING);
-                continue;
-            }
-            let s = &text[l.start()..l.end()];
-            // Most words were seen before, and most are short: a short word is looked up in a
-            // small direct-mapped cache by its bytes read as one number, then in the map.
-            let slot = ShortTable::<u32, SHORT_CACHE_BITS>::slot(s.as_bytes());
-            let cached = slot.and_then(|k| short_cache.get(k));
-            let known = cached.or_else(|| by_text.get(&Text(s)).copied());
-            let sp = known.unwrap_or_else(|| {
-                let first = toks.len() as u32;
-                spans.clear();
-                name_pieces(s, &mut spans);
-                // Most spellings are one piece, the whole of it: the spelling is read once (it
-                // is looked up in `by_text` from now on), so its piece is normalized straight
-                // away instead of through the cache of pieces.
-                let whole = spans[..] == [(0, s.len())];
-                if whole {
-                    toks.push(vocab.raw_piece(s, &mut lower).0);
-                } else {
-                    for &(a, b) in &spans {
-                        let raw = &s[a..b];
-                        let id = *seen
-                            .entry(Text(raw))
-                            .or_insert_with(|| vocab.raw_piece(raw, &mut lower).0);
-                        toks.push(id);
-                    }
-                }
-                spellings.push(Spelling {
-                    text: s,
-                    toks: (first, toks.len() as u32),
-                    read_as_word: false,
-                    whole,
-                });
-                word_info.push(WordInfo::default());
-                let sp = spellings.len() as u32 - 1;
-                by_text.insert(Text(s), sp);
-                sp
-            });
-            if let (Some(k), None) = (slot, cached) {
-                short_cache.set(k, sp);
-            }
-            // A quoted span's spelling is marked: the grammar reads no word there.
-            spelling_of.push(if l.kind == Kind::Quoted {
-                sp | QUOTED
-            } else {
-                sp
-            });
-            let spelling = &mut spellings[sp as usize];
-            if l.kind == Kind::Word && !spelling.read_as_word {
-                spelling.read_as_word = true;
-                let one_piece = spelling.toks.1 - spelling.toks.0 == 1;
-                lowercase_into(s, &mut lower);
-                // An ASCII spelling that is one whole piece was normalized as that piece (in
-                // lowercase, as here): its word is its normal form.
-                let norm = if spelling.whole && s.is_ascii() {
-                    Cow::Borrowed(vocab.word(toks[spelling.toks.0 as usize]))
-                } else {
-                    normalize(&lower)
-                };
-                word_info[sp as usize] = WordInfo::new(s, &lower, &norm, one_piece);
-            }
+            let sp = match l.kind {
+                Kind::Word => speller.word(bytes, l.start(), l.end(), vocab),
+                Kind::Quoted => speller.quoted(l.start(), l.end(), vocab) | QUOTED,
+                _ => NO_SPELLING,
+            };
+            spelling_of.push(sp);
         }
+        let Speller {
+            toks,
+            spellings,
+            word_info,
+            ..
+        } = speller;
         // Questions claim nothing, nor do table rows (cells describe data) or code, nor the
         // items listed under a label that names an automation (what a workflow's job does).
         // Nor do the items under a label that says they were checked ("Results Verified:",
