@@ -1021,7 +1021,16 @@ pub fn check_narrative_with(
         call_name.push(n);
     }
 
-    let mut args = Args::with_capacity(calls.len());
+    // Sized for every top-level argument of every call: a long trace's arguments are not
+    // copied as they grow.
+    let arg_count = calls
+        .iter()
+        .map(|c| match &c.args {
+            Some(Value::Object(m)) => m.len(),
+            _ => 0,
+        })
+        .sum();
+    let mut args = Args::with_capacity(calls.len(), arg_count);
     let mut evidence: Vec<CallEvidence> = calls
         .iter()
         .enumerate()
@@ -1048,11 +1057,12 @@ pub fn check_narrative_with(
         .collect();
 
     // Claims, matched against the calls' evidence.
-    let claims = doc.claims(&mut vocab);
+    let told = doc.claims(&mut vocab);
+    let claims = &told.list;
     let update_class = vocab.class_ids("update");
     // Per claimed verb: the verbs that back it.
     let mut classes: HashMap<u32, Vec<u32>> = HashMap::default();
-    for claim in &claims {
+    for claim in claims {
         if classes.contains_key(&claim.verb) {
             continue;
         }
@@ -1275,7 +1285,7 @@ pub fn check_narrative_with(
             if m.is_empty() {
                 continue;
             }
-            for occ in std::iter::once(&claim.first).chain(&claim.more) {
+            for occ in told.told(claim) {
                 let sentence = said[occ.sentence].get_or_insert_with(|| {
                     let s = doc.lexed.sentences[occ.sentence];
                     let mut out = Vec::new();
@@ -1990,7 +2000,7 @@ impl<'t> Speller<'t> {
     }
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 struct Occurrence {
     sentence: usize,
     start: usize,
@@ -2029,10 +2039,24 @@ struct Claim {
     loose: bool,
     /// The object names its members in a list after a colon.
     listed: bool,
-    /// Where it is first told, and where it is told again (most claims are told once: no
-    /// allocation for them).
+    /// Where it is first told, and the range in [`Claims::again`] of where it is told again.
     first: Occurrence,
-    more: Vec<Occurrence>,
+    more: (u32, u32),
+}
+
+/// The claims of a narrative, and where each is told again, in one list (a claim told five
+/// times holds no list of its own).
+struct Claims {
+    list: Vec<Claim>,
+    again: Vec<Occurrence>,
+}
+
+impl Claims {
+    /// Every place claim `claim` is told, the first one first.
+    fn told<'c>(&'c self, claim: &'c Claim) -> impl Iterator<Item = &'c Occurrence> + 'c {
+        let (a, b) = claim.more;
+        std::iter::once(&claim.first).chain(&self.again[a as usize..b as usize])
+    }
 }
 
 impl Claim {
@@ -2181,7 +2205,7 @@ impl<'t> Doc<'t> {
 
     /// The claims of the text, one per distinct (verb, object head), in order of first
     /// appearance.
-    fn claims(&self, vocab: &mut Vocab) -> Vec<Claim> {
+    fn claims(&self, vocab: &mut Vocab) -> Claims {
         let mut phrases = Phrases::default();
         let raw: Vec<RawClaim> = grammar::claims(
             self.text,
@@ -2192,6 +2216,8 @@ impl<'t> Doc<'t> {
         );
         let mut out: Vec<Claim> = Vec::with_capacity(raw.len());
         let mut by_stem: HashMap<(u32, Option<u32>, bool), usize> = with_capacity(raw.len());
+        // Claims told again, by claim: gathered into one list once all are read.
+        let mut again: Vec<(u32, Occurrence)> = Vec::with_capacity(raw.len());
         for r in raw {
             let verb = vocab.intern(r.base);
             let head = r.head.and_then(|li| self.lex_tokens(li).last()).copied();
@@ -2201,7 +2227,7 @@ impl<'t> Doc<'t> {
                 end: r.end,
             };
             match by_stem.get(&(verb, head, r.vague)) {
-                Some(&c) => out[c].more.push(occ),
+                Some(&c) => again.push((c as u32, occ)),
                 None => {
                     by_stem.insert((verb, head, r.vague), out.len());
                     // A part named by the narrative's own word, or a title (in capitals, as
@@ -2226,12 +2252,33 @@ impl<'t> Doc<'t> {
                         loose,
                         listed: r.listed,
                         first: occ,
-                        more: Vec::new(),
+                        more: (0, 0),
                     });
                 }
             }
         }
-        out
+        // Each claim's range of the list, in order of claims and, within one, of the text.
+        let mut end = vec![0u32; out.len()];
+        for &(c, _) in &again {
+            end[c as usize] += 1;
+        }
+        let mut at = 0;
+        for (claim, n) in out.iter_mut().zip(&mut end) {
+            claim.more = (at, at);
+            at += *n;
+            *n = claim.more.0;
+        }
+        let mut list = vec![Occurrence::default(); again.len()];
+        for (c, occ) in again {
+            let next = &mut end[c as usize];
+            list[*next as usize] = occ;
+            *next += 1;
+            out[c as usize].more.1 = *next;
+        }
+        Claims {
+            list: out,
+            again: list,
+        }
     }
 
     /// What each spelling is to the argument statements of the text, read when a statement

@@ -1039,14 +1039,15 @@ pub(super) struct Args<'a> {
 }
 
 impl<'a> Args<'a> {
-    pub(super) fn with_capacity(calls: usize) -> Self {
+    /// Room for the top-level arguments (`args` of them) of `calls` calls.
+    pub(super) fn with_capacity(calls: usize, args: usize) -> Self {
         Args {
             keys: HashMap::default(),
             raw: Vec::new(),
             raw_keys: Vec::new(),
             ranges: Vec::with_capacity(calls),
-            args: Vec::with_capacity(calls * 2),
-            arg_raw: Vec::with_capacity(calls * 2),
+            args: Vec::with_capacity(args),
+            arg_raw: Vec::with_capacity(args),
             key_lengths: 0,
         }
     }
