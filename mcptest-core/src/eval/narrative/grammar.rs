@@ -1144,6 +1144,8 @@ pub(super) fn claims(
     // the last colon passed.
     let mut numbered: Option<(u32, Option<(usize, usize)>)> = None;
     let mut colon_in = u32::MAX;
+    // Per sentence, read when a verb first needs it: the key that opens it ([`label_key`]).
+    let mut keys: Option<(u32, Option<(usize, usize)>)> = None;
     for (li, l) in lexemes.iter().enumerate() {
         if l.kind == Kind::Sep {
             colon_in = l.sentence;
@@ -1158,12 +1160,20 @@ pub(super) fn claims(
         if skip_sentence.get(l.sentence()).copied().unwrap_or(false) {
             continue;
         }
-        let label = in_label(lexemes, info, li);
+        let label_key = match keys {
+            Some((s, key)) if s == l.sentence => key,
+            _ => {
+                let key = label_key(lexemes, info, li);
+                keys = Some((l.sentence, key));
+                key
+            }
+        };
+        let label = in_label(label_key, li);
         if label || colon_in == l.sentence {
             let key = match numbered {
                 Some((s, key)) if s == l.sentence => key,
                 _ => {
-                    let key = numbered_key(text, lexemes, info, li);
+                    let key = numbered_key(text, lexemes, info, li, label_key);
                     numbered = Some((l.sentence, key));
                     key
                 }
@@ -1193,22 +1203,18 @@ fn numbered_key(
     lexemes: &[Lexeme],
     info: &Infos<'_>,
     li: usize,
+    key: Option<(usize, usize)>,
 ) -> Option<(usize, usize)> {
-    let sentence = lexemes[li].sentence;
-    // The line's first word, within reach: a key opens its line.
-    let mut k = li;
-    while k > 0 && lexemes[k - 1].sentence == sentence {
-        if li - k >= REACH {
-            return None;
-        }
-        k -= 1;
-    }
-    let verb = (k..=li).find(|&j| lexemes[j].kind == Kind::Word)?;
-    // Most lines open with no past verb: nothing more to read.
-    if !(info[verb].verb.is_some_and(|v| v.form == Form::Past) && in_label(lexemes, info, verb)) {
+    // The line opens with a key (`key`: its first lexeme and its colon), within reach.
+    let (start, colon) = key?;
+    if li - start > REACH {
         return None;
     }
-    let colon = verb + lexemes[verb..].iter().position(|l| l.kind == Kind::Sep)?;
+    let verb = (start..=li).find(|&j| lexemes[j].kind == Kind::Word)?;
+    // Most lines open with no past verb: nothing more to read.
+    if !(info[verb].verb.is_some_and(|v| v.form == Form::Past) && in_label(key, verb)) {
+        return None;
+    }
     let bytes = text.as_bytes();
     lexemes[verb + 1..colon]
         .iter()
@@ -1223,38 +1229,44 @@ fn numbered_key(
 
 /// True when lexeme `li` is in the key of a `key: value` line ("Total charged: $580",
 /// "Updated balance (gift card): $696", "Changes made:"): a short key, before the line's first
-/// `:`, with no agent or auxiliary in it.
-fn in_label(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> bool {
-    const MAX_KEY_WORDS: usize = 6;
+/// `:`, with no agent or auxiliary in it, and a few words from the line's start. `key` is the
+/// line's key ([`label_key`]).
+fn in_label(key: Option<(usize, usize)>, li: usize) -> bool {
+    key.is_some_and(|(start, colon)| li < colon && li - start <= 3 * MAX_KEY_WORDS)
+}
+
+/// The most words of a label's key.
+const MAX_KEY_WORDS: usize = 6;
+
+/// The key that opens the line (sentence) of lexeme `li`, when it opens with one: its first
+/// lexeme and its `:`. A key is at most [`MAX_KEY_WORDS`] words, none of them the agent, an
+/// auxiliary or a word that opens a clause. Read once per line, whatever word asks.
+#[inline(never)]
+fn label_key(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> Option<(usize, usize)> {
     let sentence = lexemes[li].sentence;
     let mut start = li;
     while start > 0 && lexemes[start - 1].sentence == sentence {
         start -= 1;
-        // A key is a few words from its line's start; farther back it is no label (and the
-        // bound keeps a long line linear).
-        if lexemes[start].kind == Kind::Sep || li - start > 3 * MAX_KEY_WORDS {
-            return false;
-        }
     }
     let mut words = 0;
     for j in start..lexemes.len() {
         let (l, w) = (&lexemes[j], &info[j]);
         if l.sentence != sentence {
-            return false;
+            return None;
         }
         match l.kind {
-            Kind::Sep => return j > li,
+            Kind::Sep => return Some((start, j)),
             Kind::Word => {
                 words += 1;
                 let aux = w.is(F_BE_DONE) || w.is(F_BE_NOW) || w.is(F_HAVE) || w.is(F_FINITE);
                 if words > MAX_KEY_WORDS || w.is(F_AGENT) || aux || w.is(F_BOUNDARY) {
-                    return false;
+                    return None;
                 }
             }
             _ => {}
         }
     }
-    false
+    None
 }
 
 /// How far back or ahead a clause is read (lexemes). Clauses are short; the bound keeps a text

@@ -756,6 +756,7 @@ struct Index {
     irregular: Table<&'static str>,
     not_plural: Table<()>,
     stop: Table<()>,
+    parts: Table<()>,
 }
 
 static INDEX: LazyLock<Index> = LazyLock::new(|| {
@@ -805,6 +806,7 @@ static INDEX: LazyLock<Index> = LazyLock::new(|| {
         irregular: IRREGULAR_PLURALS.iter().copied().collect(),
         not_plural: NOT_PLURAL.iter().copied().collect(),
         stop: STOPWORDS.iter().copied().collect(),
+        parts: PART_NOUNS.iter().copied().collect(),
     }
 });
 
@@ -972,7 +974,7 @@ const PART_NOUNS: &[&str] = &[
 
 /// True when a normalized noun names a part of a document or a data set ([`PART_NOUNS`]).
 pub(super) fn is_part_noun(word: &str) -> bool {
-    PART_NOUNS.contains(&word)
+    INDEX.parts.contains(word)
 }
 
 /// Words for any kind of thing a tool stores, as a tool's name uses them: a tool named only by
