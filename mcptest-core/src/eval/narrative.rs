@@ -1412,10 +1412,36 @@ pub fn check_narrative_with(
     }
 }
 
+/// `s` without the whitespace it opens with (as `str::trim_start`), read byte by byte while it
+/// is ASCII: a sentence mostly opens with one space.
+fn trim_start(s: &str) -> &str {
+    let ascii = s
+        .bytes()
+        .position(|b| !b.is_ascii_whitespace() && b != 0x0B)
+        .unwrap_or(s.len());
+    match s.as_bytes().get(ascii) {
+        Some(b) if !b.is_ascii() => s[ascii..].trim_start(),
+        _ => &s[ascii..],
+    }
+}
+
+/// True when a sentence asks: its last character other than whitespace is a question mark.
+fn asks(sentence: &str) -> bool {
+    match sentence
+        .bytes()
+        .rev()
+        .find(|&b| !b.is_ascii_whitespace() && b != 0x0B)
+    {
+        Some(b'?') => true,
+        Some(b) if !b.is_ascii() => sentence.trim_end().ends_with(['?', '\u{FF1F}']),
+        _ => false,
+    }
+}
+
 /// True when a sentence is an item of a Markdown list: `- `, `* `, `+ `, `• ` or `1. ` opens
 /// it.
 fn is_list_item(sentence: &str) -> bool {
-    let t = sentence.trim_start();
+    let t = trim_start(sentence);
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
     if digits > 0 {
         return t[digits..].starts_with(". ") || t[digits..].starts_with(") ");
@@ -2126,13 +2152,13 @@ impl<'t> Doc<'t> {
             .iter()
             .map(|s| {
                 let t = text.get(s.start..s.end).unwrap_or("");
-                let body = t.trim_start();
+                let body = trim_start(t);
                 let words = &lexed.lexemes[s.first..s.last];
                 let listed = is_list_item(body);
                 let head = label_head(text, words);
                 let checked = head.is_some_and(|h| reports_observations(h, text, words));
-                let indent = t.len() - t.trim_start_matches([' ', '\t']).len();
                 let under_check = if listed {
+                    let indent = t.len() - t.trim_start_matches([' ', '\t']).len();
                     let under = verified.is_some_and(|v| indent >= v);
                     if !under {
                         verified = checked.then_some(indent + 1);
@@ -2147,7 +2173,7 @@ impl<'t> Doc<'t> {
                     || (listed && automation)
                     || under_check
                     || observed_line(text, words)
-                    || t.trim_end().ends_with(['?', '\u{FF1F}'])
+                    || asks(t)
                     || body.starts_with('|')
                     // "### Changed": a heading of one word labels the section below it.
                     || (body.starts_with('#') && words.len() == 1)
@@ -2686,6 +2712,35 @@ mod tests {
             assert_eq!(has_uppercase(s), s.chars().any(char::is_uppercase), "{s}");
             let mut buf = String::new();
             assert_eq!(lowered(s, &mut buf), s.to_lowercase(), "{s}");
+        }
+    }
+
+    #[test]
+    fn sentences_are_trimmed_and_read_as_std_trims_them() {
+        for s in [
+            "",
+            " ",
+            "  Created the issue.",
+            "\t\x0B\x0C\r\n- item",
+            "\u{00A0}\u{3000}Done?",
+            "Really?\u{00A0}",
+            "Why\u{FF1F}  ",
+            "no question ",
+            "?",
+            " \u{2003}",
+        ] {
+            assert_eq!(trim_start(s), s.trim_start(), "{s:?}");
+            assert_eq!(asks(s), s.trim_end().ends_with(['?', '\u{FF1F}']), "{s:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Read byte by byte, the trims agree with the standard ones on any text of spaces,
+        /// question marks, letters and characters beyond ASCII.
+        #[test]
+        fn trims_agree_with_std(s in "[ \t\n\x0B\x0C\r\u{00A0}\u{2003}\u{3000}?\u{FF1F}aZé-]{0,12}") {
+            proptest::prop_assert_eq!(trim_start(&s), s.trim_start());
+            proptest::prop_assert_eq!(asks(&s), s.trim_end().ends_with(['?', '\u{FF1F}']));
         }
     }
 
