@@ -291,6 +291,73 @@ fn ascii_word_run(bytes: &[u8]) -> (usize, Option<u8>) {
 
 /// The byte just past a word that starts at `b` with `c`, and the character the caller has read
 /// last: the word's own, or a space when the word ends at one (the caller reads it next).
+/// Reads ASCII words of fewer than 16 bytes from `start`, pushing each as a word of sentence
+/// `sentence`: most words of prose. Each is read from the bytes it opens, eight at a time;
+/// words that end with one space are read one after another. Returns where the general path
+/// goes on and the character before it there: past a word's space; at the punctuation that
+/// ends a word (one that joins no word after it: "done.", "issue,"); or at a word this does
+/// not read (longer, joined to the next by its punctuation, or beyond ASCII), from its start.
+#[inline(never)]
+fn word_run(bytes: &[u8], start: usize, sentence: u32, out: &mut Vec<Lexeme>) -> (usize, u8) {
+    const HIGH: u64 = splat(0x80);
+    let load = |at: usize| {
+        bytes
+            .get(at..)
+            .and_then(<[u8]>::first_chunk::<8>)
+            .map(|c| u64::from_le_bytes(*c))
+    };
+    let mut lexemes = std::mem::take(out);
+    let mut p = start;
+    let resume = loop {
+        let Some(x) = load(p) else { break (p, b' ') };
+        let other = !word_bytes(x) & HIGH;
+        if other & 0x80 != 0 {
+            // No word opens here.
+            break (p, b' ');
+        }
+        let (len, end_byte) = if other != 0 {
+            let len = (other.trailing_zeros() / 8) as usize;
+            (len, (x >> (8 * len)) as u8)
+        } else {
+            let Some(y) = load(p + 8) else {
+                break (p, b' ');
+            };
+            let other = !word_bytes(y) & HIGH;
+            if other == 0 {
+                break (p, b' ');
+            }
+            let len = (other.trailing_zeros() / 8) as usize;
+            (8 + len, (y >> (8 * len)) as u8)
+        };
+        let end = p + len;
+        if end_byte != b' ' {
+            // Punctuation that may join this word to the next ("e.g", "1,200", "don't",
+            // "read-only") when a word character follows it: the general path reads it.
+            let joins = matches!(
+                end_byte,
+                b'-' | b'.' | b'/' | b'@' | b'+' | b'&' | b'\'' | b','
+            ) && bytes
+                .get(end + 1)
+                .is_some_and(|&n| !n.is_ascii() || is_ascii_word(n));
+            if joins || !end_byte.is_ascii() {
+                break (p, b' ');
+            }
+        }
+        lexemes.push(Lexeme {
+            kind: Kind::Word,
+            start: p as u32,
+            end: end as u32,
+            sentence,
+        });
+        if end_byte != b' ' {
+            break (end, bytes[end - 1]);
+        }
+        p = end + 1;
+    };
+    *out = lexemes;
+    resume
+}
+
 #[inline(always)]
 fn word_end(text: &str, b: usize, c: char) -> (usize, char) {
     let bytes = text.as_bytes();
@@ -420,6 +487,12 @@ pub(super) fn recycle(mut lexed: Lexed) {
 
 /// Splits `text` into lexemes and sentences.
 pub(super) fn lex(text: &str) -> Lexed {
+    lex_with(text, true)
+}
+
+/// [`lex`], with the run of short ASCII words ([`word_run`]) read by the general path instead
+/// when `runs` is false (the two agree; tests compare them).
+fn lex_with(text: &str, runs: bool) -> Lexed {
     // Lexemes keep 32-bit offsets: a text beyond 4 GiB is read up to there.
     let text = clip(text, u32::MAX as usize);
     let mut out = SPARE
@@ -465,20 +538,20 @@ pub(super) fn lex(text: &str) -> Lexed {
         }
         if is_word_char(c) {
             let bytes = text.as_bytes();
-            let (mut end, mut last) = word_end(text, b, c);
-            push_lexeme(&mut out, Kind::Word, b, end);
-            // Most words follow a word and one space: nothing stands between them to decide
-            // (no line start, quote or punctuation), so they are read here, one after another.
-            while last == ' ' && bytes.get(end) == Some(&b' ') {
-                let start = end + 1;
-                match bytes.get(start) {
-                    Some(&x) if is_ascii_word(x) => {
-                        (end, last) = word_end(text, start, char::from(x));
-                        push_lexeme(&mut out, Kind::Word, start, end);
-                    }
-                    _ => break,
+            if runs && c.is_ascii() {
+                // Most words are short and ASCII, and most follow a word and one space:
+                // nothing stands between them to decide (no line start, quote or
+                // punctuation), so they are read on together.
+                let sentence = out.sentences.len() as u32;
+                let (resume, before) = word_run(bytes, b, sentence, &mut out.lexemes);
+                if resume > b {
+                    prev = Some(char::from(before));
+                    b = resume;
+                    continue;
                 }
             }
+            let (end, last) = word_end(text, b, c);
+            push_lexeme(&mut out, Kind::Word, b, end);
             prev = Some(last);
             // The space after a word is passed over here (it decides nothing).
             b = if bytes.get(end) == Some(&b' ') {
@@ -810,6 +883,20 @@ mod tests {
                     "byte {b:#x} at {at}"
                 );
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// Short ASCII words read together are lexed as the general path lexes them, in any
+        /// mix of words, spaces, punctuation, digits, quotes, line breaks and letters beyond
+        /// ASCII.
+        #[test]
+        fn word_runs_lex_as_the_general_path(
+            text in "([a-z]{1,5}|[A-Z][a-z]{0,12}|[0-9]{1,4}|[ ]{1,2}|[-.,/@+&':;!?()\"`_\n#|]|é|\u{2019}|e\\.g\\.|1,200|don't){0,40}"
+        ) {
+            let (fast, slow) = (lex_with(&text, true), lex_with(&text, false));
+            proptest::prop_assert_eq!(fast.lexemes, slow.lexemes);
+            proptest::prop_assert_eq!(fast.sentences, slow.sentences);
         }
     }
 
