@@ -1865,6 +1865,9 @@ struct Doc<'t> {
     word_info: Vec<WordInfo>,
     /// Per sentence: true when it claims nothing (a question, a table row).
     no_claims: Vec<bool>,
+    /// The lexemes that are verbs as words, and the separators, in order: all the grammar
+    /// reads claims from.
+    verbs_and_seps: Vec<u32>,
     /// Indexed by token id: true when the token occurs in the text.
     in_text: Vec<bool>,
 }
@@ -1923,6 +1926,8 @@ struct Speller<'t> {
 
 /// Marks a spelling in [`Speller::short`] whose facts as a word are computed.
 const READ_AS_WORD: u32 = 1 << 31;
+/// Marks a spelling in [`Speller::short`] that is a verb as a word.
+const VERB: u32 = 1 << 30;
 
 impl<'t> Speller<'t> {
     fn new(text: &'t str, lexemes: usize) -> Self {
@@ -1943,14 +1948,14 @@ impl<'t> Speller<'t> {
         }
     }
 
-    /// The spelling of the word `text[a..b]`, its facts as a word computed. Most words were
-    /// seen before, and most are short: a short one is found in the cache by its bytes read as
-    /// one number, with nothing more to do.
+    /// The spelling of the word `text[a..b]`, its facts as a word computed, and whether the
+    /// word is a verb. Most words were seen before, and most are short: a short one is found
+    /// in the cache by its bytes read as one number, with nothing more to do.
     #[inline]
-    fn word(&mut self, bytes: &[u8], a: usize, b: usize, vocab: &mut Vocab<'t>) -> u32 {
+    fn word(&mut self, bytes: &[u8], a: usize, b: usize, vocab: &mut Vocab<'t>) -> (u32, bool) {
         let slot = ShortTable::<u32, SHORT_CACHE_BITS>::slot(&bytes[a..b]);
         match slot.and_then(|k| self.short.get(k)) {
-            Some(v) if v & READ_AS_WORD != 0 => v & !READ_AS_WORD,
+            Some(v) if v & READ_AS_WORD != 0 => (v & !(READ_AS_WORD | VERB), v & VERB != 0),
             _ => self.read_word(a, b, vocab),
         }
     }
@@ -1963,7 +1968,7 @@ impl<'t> Speller<'t> {
     /// A word past the cache: its spelling found or made, its facts as a word computed when
     /// they are not yet, and the cache filled.
     #[inline(never)]
-    fn read_word(&mut self, a: usize, b: usize, vocab: &mut Vocab<'t>) -> u32 {
+    fn read_word(&mut self, a: usize, b: usize, vocab: &mut Vocab<'t>) -> (u32, bool) {
         let s = &self.text[a..b];
         let sp = self.spelling(s, vocab);
         let spelling = &mut self.spellings[sp as usize];
@@ -1980,10 +1985,16 @@ impl<'t> Speller<'t> {
             };
             self.word_info[sp as usize] = WordInfo::new(s, &self.lower, &norm, one_piece);
         }
-        if let Some(k) = ShortTable::<u32, SHORT_CACHE_BITS>::slot(s.as_bytes()) {
-            self.short.set(k, sp | READ_AS_WORD);
+        let verb = self.word_info[sp as usize].verb.is_some();
+        // (A text of more than 2^30 spellings caches none past them: their number would
+        // reach the flags.)
+        if let Some(k) = ShortTable::<u32, SHORT_CACHE_BITS>::slot(s.as_bytes())
+            && sp < VERB
+        {
+            self.short
+                .set(k, sp | READ_AS_WORD | if verb { VERB } else { 0 });
         }
-        sp
+        (sp, verb)
     }
 
     /// The spelling of `s`, made when it is new: word facts depend only on the raw text, so
@@ -2124,11 +2135,23 @@ impl<'t> Doc<'t> {
         let lexed = lex(text);
         let mut speller = Speller::new(text, lexed.lexemes.len());
         let mut spelling_of = Vec::with_capacity(lexed.lexemes.len());
+        // The lexemes the grammar reads in turn: the words that are verbs, and the separators.
+        let mut verbs_and_seps = Vec::with_capacity(lexed.lexemes.len() / 8 + 1);
         let bytes = text.as_bytes();
-        for l in &lexed.lexemes {
+        for (li, l) in lexed.lexemes.iter().enumerate() {
             let sp = match l.kind {
-                Kind::Word => speller.word(bytes, l.start(), l.end(), vocab),
+                Kind::Word => {
+                    let (sp, verb) = speller.word(bytes, l.start(), l.end(), vocab);
+                    if verb {
+                        verbs_and_seps.push(li as u32);
+                    }
+                    sp
+                }
                 Kind::Quoted => speller.quoted(l.start(), l.end(), vocab) | QUOTED,
+                Kind::Sep => {
+                    verbs_and_seps.push(li as u32);
+                    NO_SPELLING
+                }
                 _ => NO_SPELLING,
             };
             spelling_of.push(sp);
@@ -2191,6 +2214,7 @@ impl<'t> Doc<'t> {
             spelling_of,
             word_info,
             no_claims,
+            verbs_and_seps,
             in_text,
         }
     }
@@ -2237,6 +2261,7 @@ impl<'t> Doc<'t> {
             self.text,
             &self.lexed.lexemes,
             &self.infos(),
+            &self.verbs_and_seps,
             &self.no_claims,
             &mut phrases,
         );

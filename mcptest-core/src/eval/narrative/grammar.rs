@@ -1127,12 +1127,14 @@ pub(super) struct RawClaim {
 }
 
 /// Reads the claims of a lexed text: `text`, whose bytes the lexemes index. `info[i]`
-/// describes `lexemes[i]`; `skip_sentence[s]` tells whether sentence `s` claims nothing (a
-/// question, a table row, code).
+/// describes `lexemes[i]`; `verbs_and_seps` lists, in order, the lexemes that are verbs as words
+/// and the separators (the others claim nothing and change nothing here); `skip_sentence[s]`
+/// tells whether sentence `s` claims nothing (a question, a table row, code).
 pub(super) fn claims(
     text: &str,
     lexemes: &[Lexeme],
     info: &Infos<'_>,
+    verbs_and_seps: &[u32],
     skip_sentence: &[bool],
     ph: &mut Phrases,
 ) -> Vec<RawClaim> {
@@ -1146,7 +1148,9 @@ pub(super) fn claims(
     let mut colon_in = u32::MAX;
     // Per sentence, read when a verb first needs it: the key that opens it ([`label_key`]).
     let mut keys: Option<(u32, Option<(usize, usize)>)> = None;
-    for (li, l) in lexemes.iter().enumerate() {
+    for &li in verbs_and_seps {
+        let li = li as usize;
+        let l = &lexemes[li];
         if l.kind == Kind::Sep {
             colon_in = l.sentence;
             continue;
