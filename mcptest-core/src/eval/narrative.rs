@@ -1731,8 +1731,10 @@ impl std::borrow::Borrow<str> for Word<'_> {
 }
 
 impl std::hash::Hash for Word<'_> {
+    // The bytes alone (no terminator, unlike `str`'s hash): a map's keys are all words.
+    #[inline]
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.as_str().hash(state);
+        state.write(self.as_str().as_bytes());
     }
 }
 

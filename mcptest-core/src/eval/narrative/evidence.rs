@@ -9,7 +9,7 @@ use super::lexicon::{
 };
 use super::tokenize::{clip, name_pieces};
 use super::{Vocab, lowered};
-use crate::fasthash::{HashMap, ShortTable, Text, same_bytes};
+use crate::fasthash::{HashMap, ShortSlot, ShortTable, Text, same_bytes};
 use crate::trace::ToolCall;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -186,7 +186,26 @@ impl<'a> Pieces<'a> {
         }
     }
 
+    #[inline]
     fn facts(&mut self, raw: &'a str, vocab: &mut Vocab<'a>) -> PieceFacts {
+        // Most pieces are short and seen before: found in the cache of short pieces, which
+        // holds no piece with a digit.
+        let slot = ShortTable::<PieceFacts, SHORT_PIECE_BITS>::slot(raw.as_bytes());
+        match slot.and_then(|k| self.short.get(k)) {
+            Some(f) => f,
+            None => self.read_facts(raw, slot, vocab),
+        }
+    }
+
+    /// The facts of a piece past the cache of short pieces (`slot`: its place there, when it
+    /// is short).
+    #[inline(never)]
+    fn read_facts(
+        &mut self,
+        raw: &'a str,
+        slot: Option<ShortSlot>,
+        vocab: &mut Vocab<'a>,
+    ) -> PieceFacts {
         if has_digit(raw) {
             // No word of the lexicon holds a digit: an id or a number is only itself, and
             // its word is all there is to know (ids are mostly unique: nothing to cache). One
@@ -194,10 +213,6 @@ impl<'a> Pieces<'a> {
             // be neither mentioned nor claimed, and has no kin: it is the unknown word.
             let id = self.held_id(raw, vocab).unwrap_or_else(|| vocab.unknown());
             return PieceFacts::plain(id, raw);
-        }
-        let slot = ShortTable::<PieceFacts, SHORT_PIECE_BITS>::slot(raw.as_bytes());
-        if let Some(f) = slot.and_then(|k| self.short.get(k)) {
-            return f;
         }
         let f = match self.facts.entry(Text(raw)) {
             std::collections::hash_map::Entry::Occupied(e) => *e.get(),
