@@ -1011,16 +1011,6 @@ pub fn check_narrative_with(
     // calls, and the cache grows if they share fewer.
     let mut call_pieces = Pieces::with_capacity(calls.len() / 2);
     let mut arena = Arena::with_capacity(calls.len() * 16);
-    for c in calls {
-        let n = *name_ix.entry(Text(&c.name)).or_insert_with(|| {
-            let f = NameFacts::new(&c.name, &mut call_pieces, &mut vocab, &mut arena);
-            names.push(NameInfo::new(&f, &arena, &doc.in_text));
-            facts.push(f);
-            names.len() - 1
-        });
-        call_name.push(n);
-    }
-
     // Sized for every top-level argument of every call: a long trace's arguments are not
     // copied as they grow.
     let arg_count = calls
@@ -1031,25 +1021,30 @@ pub fn check_narrative_with(
         })
         .sum();
     let mut args = Args::with_capacity(calls.len(), arg_count);
-    let mut evidence: Vec<CallEvidence> = calls
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let f = &facts[call_name[i]];
-            let (mutating, declared_readonly) = overrides.declared(c, hints, f.writes);
-            // A call declared read-only, or answered with an error, backs no claim.
-            CallEvidence::new(
-                c,
-                f,
-                mutating,
-                !declared_readonly && !hints.failed(i),
-                &mut call_pieces,
-                &mut vocab,
-                &mut arena,
-                &mut args,
-            )
-        })
-        .collect();
+    // Each call's name and arguments are read in one pass, while they are at hand.
+    let mut evidence: Vec<CallEvidence> = Vec::with_capacity(calls.len());
+    for (i, c) in calls.iter().enumerate() {
+        let n = *name_ix.entry(Text(&c.name)).or_insert_with(|| {
+            let f = NameFacts::new(&c.name, &mut call_pieces, &mut vocab, &mut arena);
+            names.push(NameInfo::new(&f, &arena, &doc.in_text));
+            facts.push(f);
+            names.len() - 1
+        });
+        call_name.push(n);
+        let f = &facts[n];
+        let (mutating, declared_readonly) = overrides.declared(c, hints, f.writes);
+        // A call declared read-only, or answered with an error, backs no claim.
+        evidence.push(CallEvidence::new(
+            c,
+            f,
+            mutating,
+            !declared_readonly && !hints.failed(i),
+            &mut call_pieces,
+            &mut vocab,
+            &mut arena,
+            &mut args,
+        ));
+    }
     let readonly_ids: Vec<Vec<u32>> = cfg
         .readonly_tools
         .iter()
