@@ -1267,7 +1267,9 @@ pub fn check_narrative_with(
         // Per sentence, computed when a claim first needs it: its argument statements (a key,
         // then its value), each numbered by what it says (key, quoting, statement as written;
         // the comparison ignores case, so one in another case is only a second number).
-        let mut said: Vec<Option<Vec<Said>>> = vec![None; doc.lexed.sentences.len()];
+        // Per sentence, its statements' range in `said` (`u32::MAX` while not read).
+        let mut said_at: Vec<(u32, u32)> = vec![(u32::MAX, 0); doc.lexed.sentences.len()];
+        let mut said: Vec<Said> = Vec::new();
         let keys = doc.key_spellings(&args);
         let mut statements: HashMap<(u32, bool, Text<'_>, Text<'_>), u32> = HashMap::default();
         let mut max_words: Vec<Option<usize>> = vec![None; args.key_count()];
@@ -1281,10 +1283,13 @@ pub fn check_narrative_with(
                 continue;
             }
             for occ in told.told(claim) {
-                let sentence = said[occ.sentence].get_or_insert_with(|| {
+                if said_at[occ.sentence].0 == u32::MAX {
                     let s = doc.lexed.sentences[occ.sentence];
-                    let mut out = Vec::new();
-                    for (li, key) in doc.sentence_keys(occ.sentence, &keys) {
+                    let first = said.len() as u32;
+                    for li in s.first..s.last {
+                        let Some(key) = doc.key_facts(li, &keys).and_then(|(key, _)| key) else {
+                            continue;
+                        };
                         let Some(v) = doc.value_after(li, s.last, &keys) else {
                             continue;
                         };
@@ -1309,7 +1314,7 @@ pub fn check_narrative_with(
                                 Text(&text[rest.0..rest.1]),
                             ))
                             .or_insert(next);
-                        out.push(Said {
+                        said.push(Said {
                             key,
                             id,
                             quoted,
@@ -1317,9 +1322,10 @@ pub fn check_narrative_with(
                             rest,
                         });
                     }
-                    out
-                });
-                for st in sentence.iter() {
+                    said_at[occ.sentence] = (first, said.len() as u32);
+                }
+                let (first, end) = said_at[occ.sentence];
+                for st in &said[first as usize..end as usize] {
                     let key = st.key;
                     let quoted = st.quoted;
                     let stated = &text[st.stated.0..st.stated.1];
@@ -2381,17 +2387,6 @@ impl<'t> Doc<'t> {
         let sp = self.spelling(li)?;
         let cell = keys.facts.get(sp)?;
         Some(*cell.get_or_init(|| self.spelling_key_facts(sp, keys.args)))
-    }
-
-    /// The word lexemes of sentence `s` that are an argument key of some call, with that key's
-    /// id.
-    fn sentence_keys(&self, s: usize, keys: &KeySpellings<'_>) -> Vec<(usize, u32)> {
-        let Some(sent) = self.lexed.sentences.get(s) else {
-            return Vec::new();
-        };
-        (sent.first..sent.last)
-            .filter_map(|li| Some((li, self.key_facts(li, keys)?.0?)))
-            .collect()
     }
 
     /// The value lexeme after key lexeme `li`: skips `:`/`=` and filler; stops at a clause
