@@ -532,6 +532,15 @@ impl Arena {
         &self.ids[a as usize..b as usize]
     }
 
+    /// Appends a copy of the range `a..b` of the arena (a few ids: copied one by one, not
+    /// through a call to copy memory).
+    fn push_copy(&mut self, (a, b): (u32, u32)) {
+        for k in a as usize..b as usize {
+            let id = self.ids[k];
+            self.ids.push(id);
+        }
+    }
+
     fn push_range(&mut self, ids: impl IntoIterator<Item = u32>) -> (u32, u32) {
         let first = self.ids.len() as u32;
         self.ids.extend(ids);
@@ -637,9 +646,7 @@ impl CallEvidence {
         args: &mut Args<'a>,
     ) -> Self {
         let first = arena.ids.len();
-        arena
-            .ids
-            .extend_from_within(facts.ids.0 as usize..facts.ids.1 as usize);
+        arena.push_copy(facts.ids);
         let args_first = args.args.len() as u32;
         if let Some(Value::Object(m)) = &call.args {
             for (position, (k, v)) in m.iter().enumerate() {
@@ -654,9 +661,7 @@ impl CallEvidence {
         }
         args.ranges.push((args_first, args.args.len() as u32));
         let words_end = arena.ids.len();
-        arena
-            .ids
-            .extend_from_within(facts.actions.0 as usize..facts.actions.1 as usize);
+        arena.push_copy(facts.actions);
         // A write's argument keys can name what it did (`payment_id`: it paid).
         if mutating {
             let (from, to) = args.ranges[args.ranges.len() - 1];

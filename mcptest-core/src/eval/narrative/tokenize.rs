@@ -626,23 +626,18 @@ fn lower_digit_bytes(x: u64) -> u64 {
 #[inline]
 fn lower_digit_run(bytes: &[u8]) -> usize {
     let mut n = 0;
-    loop {
-        let rest = &bytes[n..];
-        let x = match rest.first_chunk::<8>() {
-            Some(chunk) => u64::from_le_bytes(*chunk),
-            None => {
-                // The last bytes, padded with zeros (no letter or digit).
-                let mut padded = [0u8; 8];
-                padded[..rest.len()].copy_from_slice(rest);
-                u64::from_le_bytes(padded)
-            }
-        };
-        let other = !lower_digit_bytes(x) & splat(0x80);
+    while let Some(chunk) = bytes[n..].first_chunk::<8>() {
+        let other = !lower_digit_bytes(u64::from_le_bytes(*chunk)) & splat(0x80);
         if other != 0 {
             return n + (other.trailing_zeros() / 8) as usize;
         }
         n += 8;
     }
+    // The last bytes, fewer than eight, one at a time.
+    n + bytes[n..]
+        .iter()
+        .take_while(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        .count()
 }
 
 /// Splits an identifier or a word into its name pieces: on every character that is not a letter
