@@ -318,6 +318,24 @@ impl<'a> Pieces<'a> {
         vocab: &mut Vocab<'a>,
         out: &mut Vec<PieceFacts>,
     ) -> Option<u32> {
+        if (1..=8).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_lowercase()) {
+            // A short word in small letters (`"high"`, `"closed"`): one piece, the whole of
+            // it, and a status, as the general reading below finds.
+            let facts = self.facts(text, vocab);
+            out.push(facts);
+            return facts.state_verb();
+        }
+        self.split_value_in_full(text, code, vocab, out)
+    }
+
+    /// [`split_value`](Self::split_value) for any value.
+    fn split_value_in_full(
+        &mut self,
+        text: &'a str,
+        code: bool,
+        vocab: &mut Vocab<'a>,
+        out: &mut Vec<PieceFacts>,
+    ) -> Option<u32> {
         let mut spans = std::mem::take(&mut self.spans);
         spans.clear();
         name_pieces(text, &mut spans);
@@ -1165,6 +1183,25 @@ mod tests {
         let mut spans = Vec::new();
         prose_spans(text, &mut spans);
         spans.into_iter().map(|(a, b)| &text[a..b]).collect()
+    }
+
+    proptest::proptest! {
+        /// A short value in small letters read on its own way gives the pieces, and the
+        /// status, that the full reading gives, in code or not.
+        #[test]
+        fn short_values_split_as_in_full(text in "[a-z]{1,8}|closed|merged|s|set|approve", code: bool) {
+            let (mut a, mut b) = (Pieces::default(), Pieces::default());
+            let (mut va, mut vb) = (Vocab::default(), Vocab::default());
+            let (mut pa, mut pb) = (Vec::new(), Vec::new());
+            let fast = a.split_value(&text, code, &mut va, &mut pa);
+            let full = b.split_value_in_full(&text, code, &mut vb, &mut pb);
+            let word = |v: &Vocab<'_>, p: &PieceFacts| (v.word(p.id).to_string(), format!("{:?}", PieceFacts { id: 0, ..*p }));
+            proptest::prop_assert_eq!(fast.map(|v| va.word(v).to_string()), full.map(|v| vb.word(v).to_string()));
+            proptest::prop_assert_eq!(
+                pa.iter().map(|p| word(&va, p)).collect::<Vec<_>>(),
+                pb.iter().map(|p| word(&vb, p)).collect::<Vec<_>>()
+            );
+        }
     }
 
     #[test]
