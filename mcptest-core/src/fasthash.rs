@@ -50,9 +50,10 @@ impl Hasher for FastHasher {
 }
 
 /// Up to eight bytes as one number, read with at most two loads (they overlap when the
-/// length is not a power of two); equal for equal inputs of equal length.
+/// length is not a power of two); equal for equal inputs of equal length. Every byte is in it,
+/// and the rest of it is zero bytes.
 #[inline]
-fn short_word(b: &[u8]) -> u64 {
+pub(crate) fn short_word(b: &[u8]) -> u64 {
     let n = b.len();
     if n >= 4 {
         let lo = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);

@@ -2640,9 +2640,22 @@ fn lowered<'s>(s: &'s str, buf: &'s mut String) -> &'s str {
     }
 }
 
-/// True when `s` has an uppercase letter. Byte by byte while it is ASCII (most words): a
-/// character is decoded only past the first byte that is not.
+/// True when `s` has an uppercase letter. A word of up to eight bytes is read as one number;
+/// a longer one byte by byte while it is ASCII. Characters are decoded only past the first
+/// byte that is not ASCII.
 fn has_uppercase(s: &str) -> bool {
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    if s.len() <= 8 {
+        // Every byte is in `x` (some twice) and the rest is zero bytes, which are neither.
+        let x = crate::fasthash::short_word(s.as_bytes());
+        if x & HIGH == 0 {
+            // The high bit of each byte from `A` to `Z` (no sum carries across bytes).
+            let capitals = x.wrapping_add(u64::from_ne_bytes([0x80 - b'A'; 8]))
+                & !x.wrapping_add(u64::from_ne_bytes([0x7f - b'Z'; 8]))
+                & HIGH;
+            return capitals != 0;
+        }
+    }
     match s
         .bytes()
         .position(|b| b.is_ascii_uppercase() || !b.is_ascii())
@@ -2748,6 +2761,15 @@ mod tests {
         ] {
             assert_eq!(trim_start(s), s.trim_start(), "{s:?}");
             assert_eq!(asks(s), s.trim_end().ends_with(['?', '\u{FF1F}']), "{s:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Capitals are found as `char::is_uppercase` finds them, at every length and in any
+        /// mix of ASCII and other letters.
+        #[test]
+        fn capitals_are_found_as_chars_find_them(s in "[a-zA-Z0-9_@\\[\\]`{}É日ßσΣ -]{0,20}") {
+            proptest::prop_assert_eq!(has_uppercase(&s), s.chars().any(char::is_uppercase));
         }
     }
 
