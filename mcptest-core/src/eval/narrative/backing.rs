@@ -257,9 +257,12 @@ pub(super) fn backing_calls(
                     // project" by `API-post-page` into a database of projects, "archived the
                     // project" by `execute_action` running `patch_page` with `archived`).
                     m.extend(performing(&by_action, q.class).filter(|&c| evidence[c].container));
-                    m.extend(deep.calls.iter().map(|&c| c as usize).filter(|&c| {
-                        evidence[c].container && evidence[c].performs(arena, q.class)
-                    }));
+                    m.extend(
+                        deep.containers
+                            .iter()
+                            .map(|&c| c as usize)
+                            .filter(|&c| evidence[c].performs(arena, q.class)),
+                    );
                 }
             }
             if m.is_empty() && q.any_write && !q.object.is_empty() {
@@ -471,6 +474,8 @@ struct Deep {
     calls: Vec<u32>,
     /// Of those, the ones that match any object.
     any_object: Vec<u32>,
+    /// Of those, the ones named for stored things of any kind (`container`).
+    containers: Vec<u32>,
     /// Claim word -> `call << 1 | kin`.
     by_word: Lists,
 }
@@ -524,6 +529,7 @@ impl Deep {
         let mut deep = Deep {
             calls: Vec::new(),
             any_object: Vec::new(),
+            containers: Vec::new(),
             by_word: Lists::build(0, &[]),
         };
         let mut pairs: Vec<(u32, u32)> = Vec::new();
@@ -562,6 +568,9 @@ impl Deep {
             deep.calls.push(c);
             if e.any_object {
                 deep.any_object.push(c);
+            }
+            if e.container {
+                deep.containers.push(c);
             }
         }
         deep.by_word = Lists::build(vocab.words.len(), &pairs);
