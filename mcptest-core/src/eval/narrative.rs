@@ -1338,7 +1338,8 @@ pub fn check_narrative_with(
                     if !seen.insert((ci, key, quoted, lower.clone())) {
                         continue;
                     }
-                    let (_, arg_key, recorded) = args.of(call)[arg];
+                    let recorded_arg = &args.of(call)[arg];
+                    let (arg_key, recorded) = (args.key_text(recorded_arg), recorded_arg.2);
                     let action = claim.action(&vocab);
                     let claimed = doc.span_text(occ.start, occ.end);
                     items.push(Divergence {

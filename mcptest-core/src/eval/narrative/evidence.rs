@@ -683,7 +683,7 @@ impl CallEvidence {
         // A write's argument keys can name what it did (`payment_id`: it paid).
         if mutating {
             let (from, to) = args.ranges[args.ranges.len() - 1];
-            for &raw in &args.arg_raw[from as usize..to as usize] {
+            for &(_, raw, _) in &args.args[from as usize..to as usize] {
                 let (a, b) = args.raw_keys[raw as usize];
                 for p in &pieces.key_facts[a as usize..b as usize] {
                     // A light verb names no action of its own: `issue_key` is the issue's.
@@ -1066,12 +1066,12 @@ pub(super) struct Args<'a> {
     /// in `Pieces::key_facts`.
     raw: Vec<u32>,
     raw_keys: Vec<(u32, u32)>,
+    /// Per distinct key as written: the key.
+    raw_text: Vec<&'a str>,
     /// Per call: its range in `args`.
     ranges: Vec<(u32, u32)>,
-    /// (key id, key as recorded, value), call after call.
-    args: Vec<(u32, &'a str, &'a Value)>,
-    /// Per argument: its key's number as written.
-    arg_raw: Vec<u32>,
+    /// (key id, key's number as written, value), call after call: sixteen bytes an argument.
+    args: Vec<(u32, u32, &'a Value)>,
     /// Bit `n` set when some lowercase key is `n` bytes long (bit 63: 63 or more).
     key_lengths: u64,
 }
@@ -1083,9 +1083,9 @@ impl<'a> Args<'a> {
             keys: HashMap::default(),
             raw: Vec::new(),
             raw_keys: Vec::new(),
+            raw_text: Vec::new(),
             ranges: Vec::with_capacity(calls),
             args: Vec::with_capacity(args),
-            arg_raw: Vec::with_capacity(args),
             key_lengths: 0,
         }
     }
@@ -1105,11 +1105,17 @@ impl<'a> Args<'a> {
             let id = *self.keys.entry(lower).or_insert(next);
             self.raw.resize(raw + 1, u32::MAX);
             self.raw_keys.resize(raw + 1, (0, 0));
+            self.raw_text.resize(raw + 1, "");
             self.raw[raw] = id;
             self.raw_keys[raw] = pieces;
+            self.raw_text[raw] = key;
         }
-        self.args.push((self.raw[raw], key, value));
-        self.arg_raw.push(raw as u32);
+        self.args.push((self.raw[raw], raw as u32, value));
+    }
+
+    /// The key of argument `arg` (from [`of`](Self::of)) as the call recorded it.
+    pub(super) fn key_text(&self, arg: &(u32, u32, &'a Value)) -> &'a str {
+        self.raw_text[arg.1 as usize]
     }
 
     /// True when no call has an argument.
@@ -1143,7 +1149,7 @@ impl<'a> Args<'a> {
     }
 
     /// The arguments of call `i`.
-    pub(super) fn of(&self, i: usize) -> &[(u32, &'a str, &'a Value)] {
+    pub(super) fn of(&self, i: usize) -> &[(u32, u32, &'a Value)] {
         let (a, b) = self.ranges[i];
         &self.args[a as usize..b as usize]
     }
