@@ -1076,3 +1076,50 @@ fn names_with_apostrophes_are_mentioned_by_their_own_text() {
         assert_eq!(r.present_but_unclaimed, unnamed, "{name}: {r}");
     }
 }
+
+#[test]
+fn a_claim_told_again_is_checked_where_it_is_told_again() {
+    // Two claims told twice each, in turn (create, update, create, update): each statement is
+    // read at the telling that makes it, and its item quotes that telling.
+    let calls = vec![
+        ToolCall::new("create_issue").with_args(json!({"title": "Fix login bug"})),
+        ToolCall::new("update_issue").with_args(json!({"priority": "low"})),
+    ];
+    let text = "I created the issue. Then I updated the issue. \
+                Later I created the issue with title: \"Fix logout bug\". \
+                Finally I updated the issue with priority: high.";
+    let r = check_narrative(text, &calls, &NarrativeConfig::default());
+    assert_eq!(
+        r.claimed_actions,
+        2,
+        "{:#?}",
+        r.items.iter().map(|d| d.message()).collect::<Vec<_>>()
+    );
+    let mismatches: Vec<(Option<&str>, Option<&str>, Option<&str>)> = r
+        .items
+        .iter()
+        .filter(|d| d.category == DivergenceCategory::ArgMismatch)
+        .map(|d| {
+            (
+                d.action.as_deref(),
+                d.arg_key.as_deref(),
+                d.sentence.as_deref(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        mismatches,
+        [
+            (
+                Some("create_issue"),
+                Some("title"),
+                Some("Later I created the issue with title: \"Fix logout bug\".")
+            ),
+            (
+                Some("update_issue"),
+                Some("priority"),
+                Some("Finally I updated the issue with priority: high.")
+            ),
+        ]
+    );
+}
