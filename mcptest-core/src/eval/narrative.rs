@@ -995,9 +995,10 @@ pub fn check_narrative_with(
     let text = prose.as_deref().unwrap_or(text);
     // Sized for the distinct words of a long narrative and of the calls' names, not for every
     // word: a text's vocabulary grows much more slowly than the text (10,000 words of a report
-    // hold about 600 distinct ones), and a map ten times too large spreads its few entries
-    // over memory the check then has to fault in and miss in the cache.
-    let mut vocab = Vocab::with_capacity(128 + text.len() / 128 + calls.len() / 2);
+    // hold about 600 distinct ones, and 1,000 calls add few: their numbers and identifiers are
+    // not words of it), and a map ten times too large spreads its few entries over memory the
+    // check then has to fault in and miss in the cache.
+    let mut vocab = Vocab::with_capacity(128 + text.len() / 128 + calls.len() / 8);
     let doc = Doc::new(text, &mut vocab);
     let overrides = Overrides::new(cfg);
 
@@ -1936,9 +1937,10 @@ const VERB: u32 = 1 << 30;
 impl<'t> Speller<'t> {
     fn new(text: &'t str, lexemes: usize) -> Self {
         // Distinct spellings: a long text repeats its words (540 spellings in 10,210 lexemes
-        // of a 10,000-word report): room for one in eight, and the maps grow if a text has
-        // more.
-        let distinct = lexemes / 8 + 16;
+        // of a 10,000-word report): room for one in sixteen, and the maps grow if a text has
+        // more (a map much larger than its entries spreads them over memory the check then
+        // misses in the cache). Few spellings are of more than one piece (`create_issue`).
+        let distinct = lexemes / 16 + 16;
         Speller {
             text,
             toks: Vec::with_capacity(distinct * 2),
@@ -1946,7 +1948,7 @@ impl<'t> Speller<'t> {
             word_info: Vec::with_capacity(distinct),
             by_text: with_capacity(distinct),
             short: ShortTable::default(),
-            seen: with_capacity(distinct),
+            seen: with_capacity(16),
             spans: Vec::new(),
             lower: String::new(),
         }
