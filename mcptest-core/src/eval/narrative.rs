@@ -1084,8 +1084,8 @@ pub fn check_narrative_with(
         .map(|claim| {
             let first = object_words.len();
             let words = &mut object_words;
-            words.extend_from_slice(&claim.object);
-            if !claim.object.is_empty() {
+            words.extend_from_slice(told.object(claim));
+            if !told.object(claim).is_empty() {
                 let extra = lexicon::action_synonyms(vocab.word(claim.verb));
                 words.extend(extra.iter().map(|w| vocab.intern_borrowed(w)));
             }
@@ -1097,7 +1097,7 @@ pub fn check_narrative_with(
                     words.extend(parts.iter().map(|w| vocab.intern_borrowed(w)));
                 }
             }
-            for &o in &claim.object {
+            for &o in told.object(claim) {
                 let synonyms = lexicon::object_synonyms(vocab.word(o));
                 words.extend(
                     synonyms
@@ -1120,7 +1120,8 @@ pub fn check_narrative_with(
             let class = classes.get(&claim.verb).map_or(&[][..], Vec::as_slice);
             let base = vocab.word(claim.verb);
             let mut extra: Vec<&'static str> =
-                lexicon::object_class(base, claim.object.iter().map(|&o| vocab.word(o))).to_vec();
+                lexicon::object_class(base, told.object(claim).iter().map(|&o| vocab.word(o)))
+                    .to_vec();
             if claim.loose && class.contains(&create) {
                 extra.push("update");
             }
@@ -1155,13 +1156,14 @@ pub fn check_narrative_with(
                 &object_words[from..to]
             },
             head: claim.head,
-            target: &claim.target,
+            target: told.target(claim),
             vague: claim.vague,
             any_write: !lexicon::is_base_mutating_verb(vocab.word(claim.verb)),
             part: claim.loose,
-            named_things: claim.listed || claim.object.iter().any(|&o| has_digit(vocab.word(o))),
+            named_things: claim.listed
+                || told.object(claim).iter().any(|&o| has_digit(vocab.word(o))),
             outcome: if lexicon::is_outcome_verb(vocab.word(claim.verb)) {
-                &claim.object
+                told.object(claim)
             } else {
                 &[]
             },
@@ -1188,7 +1190,9 @@ pub fn check_narrative_with(
     // records ... - Migrated from the provided table"): the same action, told again.
     let mut matched = matched;
     let repeats: Vec<usize> = (0..claims.len())
-        .filter(|&ci| matched[ci].is_empty() && claims[ci].object.is_empty() && !claims[ci].vague)
+        .filter(|&ci| {
+            matched[ci].is_empty() && told.object(&claims[ci]).is_empty() && !claims[ci].vague
+        })
         .collect();
     if !repeats.is_empty() {
         let mut backed_verb: HashMap<u32, usize> = HashMap::default();
@@ -1217,10 +1221,11 @@ pub fn check_narrative_with(
         if !m.is_empty() {
             continue;
         }
-        let readonly = !claim.object.is_empty()
+        let object = told.object(claim);
+        let readonly = !object.is_empty()
             && readonly_ids
                 .iter()
-                .any(|r| r.contains(&claim.verb) && claim.object.iter().any(|o| r.contains(o)));
+                .any(|r| r.contains(&claim.verb) && object.iter().any(|o| r.contains(o)));
         let action = claim.action(&vocab);
         let claimed = doc.span_text(claim.first.start, claim.first.end);
         let sentence = doc.sentence_text(claim.first.sentence);
@@ -2069,10 +2074,12 @@ struct Claim {
     verb: u32,
     /// The head of its object, when it has one.
     head: Option<u32>,
-    /// Every word id of its object phrase (a call touching any of them backs it).
-    object: Vec<u32>,
-    /// The word ids of the target phrase of a verb that adds or removes ("to the reservation").
-    target: Vec<u32>,
+    /// Every word id of its object phrase (a call touching any of them backs it): its range
+    /// in [`Claims::words`].
+    object: (u32, u32),
+    /// The word ids of the target phrase of a verb that adds or removes ("to the reservation"):
+    /// its range in [`Claims::words`].
+    target: (u32, u32),
     /// Backed by any state-changing call ("processed your request").
     vague: bool,
     /// The object is the narrative's own word for a part of what a call changed ("a new
@@ -2092,9 +2099,21 @@ struct Claim {
 struct Claims {
     list: Vec<Claim>,
     again: Vec<Occurrence>,
+    /// The claims' object and target word ids, a range per phrase.
+    words: Vec<u32>,
 }
 
 impl Claims {
+    /// The word ids of a claim's object phrase, sorted, without repeats.
+    fn object<'c>(&'c self, claim: &Claim) -> &'c [u32] {
+        &self.words[claim.object.0 as usize..claim.object.1 as usize]
+    }
+
+    /// The word ids of a claim's target phrase, sorted, without repeats.
+    fn target<'c>(&'c self, claim: &Claim) -> &'c [u32] {
+        &self.words[claim.target.0 as usize..claim.target.1 as usize]
+    }
+
     /// Every place claim `claim` is told, the first one first.
     fn told<'c>(&'c self, claim: &'c Claim) -> impl Iterator<Item = &'c Occurrence> + 'c {
         let (a, b) = claim.more;
@@ -2248,15 +2267,23 @@ impl<'t> Doc<'t> {
         }
     }
 
-    /// The word ids of a phrase's lexemes.
-    fn phrase_ids(&self, lexemes: &[usize]) -> Vec<u32> {
-        let mut out: Vec<u32> = lexemes
-            .iter()
-            .flat_map(|&li| self.lex_tokens(li).iter().copied())
-            .collect();
-        out.sort_unstable();
-        out.dedup();
-        out
+    /// Appends the word ids of a phrase's lexemes to `out`, sorted, without repeats; returns
+    /// their range there.
+    fn phrase_ids(&self, lexemes: &[usize], out: &mut Vec<u32>) -> (u32, u32) {
+        let start = out.len();
+        for &li in lexemes {
+            out.extend_from_slice(self.lex_tokens(li));
+        }
+        out[start..].sort_unstable();
+        let mut kept = start;
+        for i in start..out.len() {
+            if kept == start || out[i] != out[kept - 1] {
+                out[kept] = out[i];
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+        (start as u32, kept as u32)
     }
 
     /// The claims of the text, one per distinct (verb, object head), in order of first
@@ -2275,6 +2302,7 @@ impl<'t> Doc<'t> {
         let mut by_stem: HashMap<(u32, Option<u32>, bool), usize> = with_capacity(raw.len());
         // Claims told again, by claim: gathered into one list once all are read.
         let mut again: Vec<(u32, Occurrence)> = Vec::with_capacity(raw.len());
+        let mut words: Vec<u32> = Vec::with_capacity(raw.len() * 4);
         for r in raw {
             let verb = vocab.intern(r.base);
             let head = r.head.and_then(|li| self.lex_tokens(li).last()).copied();
@@ -2303,8 +2331,8 @@ impl<'t> Doc<'t> {
                     out.push(Claim {
                         verb,
                         head,
-                        object: self.phrase_ids(phrases.get(r.object)),
-                        target: self.phrase_ids(phrases.get(r.target)),
+                        object: self.phrase_ids(phrases.get(r.object), &mut words),
+                        target: self.phrase_ids(phrases.get(r.target), &mut words),
                         vague: r.vague,
                         loose,
                         listed: r.listed,
@@ -2335,6 +2363,7 @@ impl<'t> Doc<'t> {
         Claims {
             list: out,
             again: list,
+            words,
         }
     }
 
