@@ -320,7 +320,7 @@ impl<'a> Pieces<'a> {
     ) -> Option<u32> {
         if (1..=8).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_lowercase()) {
             // A short word in small letters (`"high"`, `"closed"`): one piece, the whole of
-            // it, and a status, as the general reading below finds.
+            // it, and a status, as the full reading finds.
             let facts = self.facts(text, vocab);
             out.push(facts);
             return facts.state_verb();
