@@ -1053,8 +1053,8 @@ pub fn check_narrative_with(
         .collect();
 
     // Claims, matched against the calls' evidence.
-    let told = doc.claims(&mut vocab);
-    let claims = &told.list;
+    let found = doc.claims(&mut vocab);
+    let claims = &found.list;
     let update_class = vocab.class_ids("update");
     // Per claimed verb: the verbs that back it.
     let mut classes: HashMap<u32, Vec<u32>> = HashMap::default();
@@ -1084,8 +1084,8 @@ pub fn check_narrative_with(
         .map(|claim| {
             let first = object_words.len();
             let words = &mut object_words;
-            words.extend_from_slice(told.object(claim));
-            if !told.object(claim).is_empty() {
+            words.extend_from_slice(found.object(claim));
+            if !found.object(claim).is_empty() {
                 let extra = lexicon::action_synonyms(vocab.word(claim.verb));
                 words.extend(extra.iter().map(|w| vocab.intern_borrowed(w)));
             }
@@ -1097,7 +1097,7 @@ pub fn check_narrative_with(
                     words.extend(parts.iter().map(|w| vocab.intern_borrowed(w)));
                 }
             }
-            for &o in told.object(claim) {
+            for &o in found.object(claim) {
                 let synonyms = lexicon::object_synonyms(vocab.word(o));
                 words.extend(
                     synonyms
@@ -1120,7 +1120,7 @@ pub fn check_narrative_with(
             let class = classes.get(&claim.verb).map_or(&[][..], Vec::as_slice);
             let base = vocab.word(claim.verb);
             let mut extra: Vec<&'static str> =
-                lexicon::object_class(base, told.object(claim).iter().map(|&o| vocab.word(o)))
+                lexicon::object_class(base, found.object(claim).iter().map(|&o| vocab.word(o)))
                     .to_vec();
             if claim.loose && class.contains(&create) {
                 extra.push("update");
@@ -1156,14 +1156,17 @@ pub fn check_narrative_with(
                 &object_words[from..to]
             },
             head: claim.head,
-            target: told.target(claim),
+            target: found.target(claim),
             vague: claim.vague,
             any_write: !lexicon::is_base_mutating_verb(vocab.word(claim.verb)),
             part: claim.loose,
             named_things: claim.listed
-                || told.object(claim).iter().any(|&o| has_digit(vocab.word(o))),
+                || found
+                    .object(claim)
+                    .iter()
+                    .any(|&o| has_digit(vocab.word(o))),
             outcome: if lexicon::is_outcome_verb(vocab.word(claim.verb)) {
-                told.object(claim)
+                found.object(claim)
             } else {
                 &[]
             },
@@ -1191,7 +1194,7 @@ pub fn check_narrative_with(
     let mut matched = matched;
     let repeats: Vec<usize> = (0..claims.len())
         .filter(|&ci| {
-            matched[ci].is_empty() && told.object(&claims[ci]).is_empty() && !claims[ci].vague
+            matched[ci].is_empty() && found.object(&claims[ci]).is_empty() && !claims[ci].vague
         })
         .collect();
     if !repeats.is_empty() {
@@ -1221,7 +1224,7 @@ pub fn check_narrative_with(
         if !m.is_empty() {
             continue;
         }
-        let object = told.object(claim);
+        let object = found.object(claim);
         let readonly = !object.is_empty()
             && readonly_ids
                 .iter()
@@ -1288,7 +1291,7 @@ pub fn check_narrative_with(
             if m.is_empty() {
                 continue;
             }
-            for occ in told.told(claim) {
+            for occ in found.tellings(claim) {
                 if said_at[occ.sentence].0 == u32::MAX {
                     let s = doc.lexed.sentences[occ.sentence];
                     let first = said.len() as u32;
@@ -2115,7 +2118,7 @@ impl Claims {
     }
 
     /// Every place claim `claim` is told, the first one first.
-    fn told<'c>(&'c self, claim: &'c Claim) -> impl Iterator<Item = &'c Occurrence> + 'c {
+    fn tellings<'c>(&'c self, claim: &'c Claim) -> impl Iterator<Item = &'c Occurrence> + 'c {
         let (a, b) = claim.more;
         std::iter::once(&claim.first).chain(&self.again[a as usize..b as usize])
     }

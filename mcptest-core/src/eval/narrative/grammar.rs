@@ -1244,7 +1244,8 @@ const MAX_KEY_WORDS: usize = 6;
 
 /// The key that opens the line (sentence) of lexeme `li`, when it opens with one: its first
 /// lexeme and its `:`. A key is at most [`MAX_KEY_WORDS`] words, none of them the agent, an
-/// auxiliary or a word that opens a clause. Read once per line, whatever word asks.
+/// auxiliary or a word that opens a clause. Read once per line, whatever word asks (a long
+/// line is read once, so the whole text in linear time).
 #[inline(never)]
 fn label_key(lexemes: &[Lexeme], info: &Infos<'_>, li: usize) -> Option<(usize, usize)> {
     let sentence = lexemes[li].sentence;
