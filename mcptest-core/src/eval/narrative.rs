@@ -2684,11 +2684,7 @@ fn has_uppercase(s: &str) -> bool {
         // Every byte is in `x` (some twice) and the rest is zero bytes, which are neither.
         let x = crate::fasthash::short_word(s.as_bytes());
         if x & HIGH == 0 {
-            // The high bit of each byte from `A` to `Z` (no sum carries across bytes).
-            let capitals = x.wrapping_add(u64::from_ne_bytes([0x80 - b'A'; 8]))
-                & !x.wrapping_add(u64::from_ne_bytes([0x7f - b'Z'; 8]))
-                & HIGH;
-            return capitals != 0;
+            return tokenize::bytes_in(x, b'A', b'Z') != 0;
         }
     }
     match s

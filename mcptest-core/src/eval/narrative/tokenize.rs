@@ -251,6 +251,15 @@ const fn splat(b: u8) -> u64 {
     u64::from_ne_bytes([b; 8])
 }
 
+/// The high bit of each byte of `v` (eight bytes read as one number, each below 0x80) that is
+/// in `lo..=hi`: all eight range checks at once. `v + (0x80 - lo)` reaches a byte's high bit
+/// exactly when the byte is at least `lo`, `v + (0x7f - hi)` exactly when it is above `hi`; with
+/// every byte below 0x80, no sum carries into the next byte.
+#[inline]
+pub(super) const fn bytes_in(v: u64, lo: u8, hi: u8) -> u64 {
+    v.wrapping_add(splat(0x80 - lo)) & !v.wrapping_add(splat(0x7f - hi)) & splat(0x80)
+}
+
 /// The high bit of each byte of `x` (eight bytes read as one number) that is an ASCII word
 /// byte: a letter, a digit or `_`. Each test is a range check on all eight bytes at once; the
 /// high bits are cleared first so no byte carries into the next, and a byte that had one (not
@@ -259,11 +268,9 @@ const fn splat(b: u8) -> u64 {
 fn word_bytes(x: u64) -> u64 {
     const HIGH: u64 = splat(0x80);
     let v = x & !HIGH;
-    // v in lo..=hi: v + (0x80 - lo) reaches the high bit, v + (0x7f - hi) does not.
-    let digit = v.wrapping_add(splat(0x80 - b'0')) & !v.wrapping_add(splat(0x7f - b'9'));
+    let digit = bytes_in(v, b'0', b'9');
     // Setting bit 5 maps capitals onto small letters and nothing else onto them.
-    let y = v | splat(0x20);
-    let letter = y.wrapping_add(splat(0x80 - b'a')) & !y.wrapping_add(splat(0x7f - b'z'));
+    let letter = bytes_in(v | splat(0x20), b'a', b'z');
     // A byte equal to `_` is a zero byte of t: adding 0x7f sets the high bit of every other.
     let t = v ^ splat(b'_');
     let under = !(t.wrapping_add(splat(0x7f)) | t);
@@ -487,12 +494,13 @@ pub(super) fn recycle(mut lexed: Lexed) {
 
 /// Splits `text` into lexemes and sentences.
 pub(super) fn lex(text: &str) -> Lexed {
-    lex_with(text, true)
+    lex_with::<true>(text)
 }
 
 /// [`lex`], with the run of short ASCII words ([`word_run`]) read by the general path instead
-/// when `runs` is false (the two agree; tests compare them).
-fn lex_with(text: &str, runs: bool) -> Lexed {
+/// when `RUNS` is false (the two agree; tests compare them). A constant, so the lexer itself
+/// carries no test of it.
+fn lex_with<const RUNS: bool>(text: &str) -> Lexed {
     // Lexemes keep 32-bit offsets: a text beyond 4 GiB is read up to there.
     let text = clip(text, u32::MAX as usize);
     let mut out = SPARE
@@ -538,7 +546,7 @@ fn lex_with(text: &str, runs: bool) -> Lexed {
         }
         if is_word_char(c) {
             let bytes = text.as_bytes();
-            if runs && c.is_ascii() {
+            if RUNS && c.is_ascii() {
                 // Most words are short and ASCII, and most follow a word and one space:
                 // nothing stands between them to decide (no line start, quote or
                 // punctuation), so they are read on together.
@@ -615,11 +623,7 @@ fn lex_with(text: &str, runs: bool) -> Lexed {
 #[inline]
 fn lower_digit_bytes(x: u64) -> u64 {
     const HIGH: u64 = splat(0x80);
-    let v = x & !HIGH;
-    // Each sum stays below 0x100: no carry crosses into the next byte.
-    let digit = v.wrapping_add(splat(0x80 - b'0')) & !v.wrapping_add(splat(0x7f - b'9'));
-    let lower = v.wrapping_add(splat(0x80 - b'a')) & !v.wrapping_add(splat(0x7f - b'z'));
-    (digit | lower) & !x & HIGH
+    (bytes_in(x & !HIGH, b'0', b'9') | bytes_in(x & !HIGH, b'a', b'z')) & !x
 }
 
 /// How many bytes `bytes` opens with that are ASCII lowercase letters or digits.
@@ -889,7 +893,7 @@ mod tests {
         fn word_runs_lex_as_the_general_path(
             text in "([a-z]{1,5}|[A-Z][a-z]{0,12}|[0-9]{1,4}|[ ]{1,2}|[-.,/@+&':;!?()\"`_\n#|]|é|\u{2019}|e\\.g\\.|1,200|don't){0,40}"
         ) {
-            let (fast, slow) = (lex_with(&text, true), lex_with(&text, false));
+            let (fast, slow) = (lex_with::<true>(&text), lex_with::<false>(&text));
             proptest::prop_assert_eq!(fast.lexemes, slow.lexemes);
             proptest::prop_assert_eq!(fast.sentences, slow.sentences);
         }
